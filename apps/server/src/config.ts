@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+
+// Every setting comes from the environment, is listed in ENV_VARS (the README table is
+// generated from the same list), and is validated at start: a bad value stops the
+// service with a message that names the variable.
+
+interface EnvVar {
+  name: string;
+  default: string;
+  description: string;
+}
+
+export const ENV_VARS: EnvVar[] = [
+  { name: 'PORT', default: '3000', description: 'HTTP port.' },
+  { name: 'HOST', default: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 to expose).' },
+  { name: 'REDIS_URL', default: '(embedded)', description: 'Redis to use. Unset: start an embedded redis-server (AOF on) under STATE_DIR.' },
+  { name: 'REDIS_PREFIX', default: 'ariadne:', description: 'Key prefix, so several deployments can share one Redis.' },
+  { name: 'STATE_DIR', default: '.ariadne', description: 'Local state (embedded Redis data).' },
+  { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium binary.' },
+  { name: 'POOL_BROWSERS', default: '2', description: 'Chromium processes to run.' },
+  { name: 'POOL_MAX_CONTEXTS_PER_BROWSER', default: '10', description: 'Cap on contexts (roles) per Chromium process.' },
+  { name: 'POOL_MAX_CONTEXTS', default: '20', description: 'Cap on leased contexts on this node; beyond it, session creation answers 503 capacity_exhausted.' },
+  { name: 'POOL_WARM_CONTEXTS', default: '2', description: 'Contexts kept ready (each with a page) so a lease skips newContext + newPage.' },
+  { name: 'SESSION_IDLE_TIMEOUT_SECONDS', default: '300', description: 'Default idle timeout of a session.' },
+  { name: 'SESSION_TTL_SECONDS', default: '3600', description: 'Default absolute lifetime of a session.' },
+  { name: 'SESSION_MAX_TTL_SECONDS', default: '86400', description: 'Upper bound for a requested ttlSeconds.' },
+  { name: 'ACTION_TIMEOUT_MS', default: '10000', description: 'Default timeout of one action (clicks, fills, waits).' },
+  { name: 'NAVIGATION_TIMEOUT_MS', default: '30000', description: 'Default timeout of a navigation.' },
+  { name: 'SNAPSHOT_TIMEOUT_MS', default: '15000', description: 'Timeout of one accessibility snapshot.' },
+  { name: 'DESCRIBE_WAIT_MS', default: '2000', description: 'How long the description ladder retries while the page settles.' },
+  { name: 'ALLOWED_SCHEMES', default: 'http,https', description: 'URL schemes navigation may use (about:blank is always allowed).' },
+  { name: 'API_KEYS', default: '(none)', description: 'Comma list of key:tenant pairs. No keys at all = local open mode (tenant "local").' },
+  { name: 'API_KEYS_FILE', default: '(none)', description: 'JSON file: {"key": "tenant", ...} or [{"key": "...", "tenant": "..."}].' },
+  { name: 'BODY_LIMIT_BYTES', default: '10485760', description: 'Largest request body accepted (uploads travel in the body).' },
+  { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', description: 'Grace period for a graceful shutdown before browsers are killed.' },
+  { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
+  { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
+];
+
+export interface Config {
+  port: number;
+  host: string;
+  redisUrl: string | null;
+  redisPrefix: string;
+  stateDir: string;
+  chromiumPath: string;
+  pool: { browsers: number; maxContextsPerBrowser: number; maxContexts: number; warmContexts: number };
+  session: { idleTimeoutSeconds: number; ttlSeconds: number; maxTtlSeconds: number };
+  timeouts: { actionMs: number; navigationMs: number; snapshotMs: number; describeWaitMs: number; shutdownMs: number };
+  allowedSchemes: string[];
+  apiKeys: Map<string, string>;
+  bodyLimit: number;
+  nodeId: string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}\nSee the configuration table in README.md.`);
+  }
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, def: string) => (env[name] ?? '').trim() || def;
+  const int = (name: string, def: number, min: number, max: number) => {
+    const raw = (env[name] ?? '').trim();
+    if (!raw) return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name}=${raw} must be an integer between ${min} and ${max}`);
+      return def;
+    }
+    return n;
+  };
+
+  const pool = {
+    browsers: int('POOL_BROWSERS', 2, 1, 64),
+    maxContextsPerBrowser: int('POOL_MAX_CONTEXTS_PER_BROWSER', 10, 1, 500),
+    maxContexts: int('POOL_MAX_CONTEXTS', 20, 1, 10_000),
+    warmContexts: int('POOL_WARM_CONTEXTS', 2, 0, 1000),
+  };
+  if (pool.warmContexts > pool.maxContexts) problems.push(`POOL_WARM_CONTEXTS (${pool.warmContexts}) cannot exceed POOL_MAX_CONTEXTS (${pool.maxContexts})`);
+  if (pool.maxContexts > pool.browsers * pool.maxContextsPerBrowser) {
+    problems.push(`POOL_MAX_CONTEXTS (${pool.maxContexts}) exceeds POOL_BROWSERS x POOL_MAX_CONTEXTS_PER_BROWSER (${pool.browsers * pool.maxContextsPerBrowser})`);
+  }
+
+  const redisUrl = (env.REDIS_URL ?? '').trim() || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss:// (got ${redisUrl})`);
+
+  const logLevel = str('LOG_LEVEL', 'info');
+  if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${logLevel} must be one of ${LEVELS.join(', ')}`);
+
+  const allowedSchemes = str('ALLOWED_SCHEMES', 'http,https')
+    .split(',')
+    .map((s) => s.trim().toLowerCase().replace(/:$/, ''))
+    .filter(Boolean)
+    .map((s) => `${s}:`);
+  for (const s of allowedSchemes) {
+    if (['javascript:', 'chrome:', 'chrome-extension:', 'devtools:'].includes(s)) problems.push(`ALLOWED_SCHEMES cannot include ${s}`);
+  }
+
+  const apiKeys = new Map<string, string>();
+  const addKey = (key: string, tenant: string, where: string) => {
+    if (key.length < 16) problems.push(`${where}: API keys must be at least 16 characters`);
+    else if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tenant)) problems.push(`${where}: tenant "${tenant}" must be 1-64 letters, digits, _ . -`);
+    else apiKeys.set(key, tenant);
+  };
+  for (const pair of str('API_KEYS', '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const i = pair.lastIndexOf(':');
+    if (i <= 0) problems.push('API_KEYS entries must look like key:tenant');
+    else addKey(pair.slice(0, i), pair.slice(i + 1), 'API_KEYS');
+  }
+  const keysFile = str('API_KEYS_FILE', '');
+  if (keysFile) {
+    try {
+      const parsed = JSON.parse(readFileSync(keysFile, 'utf8')) as unknown;
+      const entries = Array.isArray(parsed)
+        ? (parsed as { key: string; tenant: string }[]).map((e) => [e.key, e.tenant] as const)
+        : Object.entries(parsed as Record<string, string>);
+      for (const [k, t] of entries) addKey(String(k), String(t), 'API_KEYS_FILE');
+    } catch (err) {
+      problems.push(`API_KEYS_FILE=${keysFile} could not be read as JSON: ${(err as Error).message}`);
+    }
+  }
+
+  const config: Config = {
+    port: int('PORT', 3000, 0, 65535),
+    host: str('HOST', '127.0.0.1'),
+    redisUrl,
+    redisPrefix: str('REDIS_PREFIX', 'ariadne:'),
+    stateDir: str('STATE_DIR', '.ariadne'),
+    chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium'),
+    pool,
+    session: {
+      idleTimeoutSeconds: int('SESSION_IDLE_TIMEOUT_SECONDS', 300, 1, 86400),
+      ttlSeconds: int('SESSION_TTL_SECONDS', 3600, 1, 7 * 86400),
+      maxTtlSeconds: int('SESSION_MAX_TTL_SECONDS', 86400, 1, 7 * 86400),
+    },
+    timeouts: {
+      actionMs: int('ACTION_TIMEOUT_MS', 10_000, 100, 120_000),
+      navigationMs: int('NAVIGATION_TIMEOUT_MS', 30_000, 100, 300_000),
+      snapshotMs: int('SNAPSHOT_TIMEOUT_MS', 15_000, 100, 120_000),
+      describeWaitMs: int('DESCRIBE_WAIT_MS', 2000, 0, 30_000),
+      shutdownMs: int('SHUTDOWN_TIMEOUT_MS', 15_000, 100, 300_000),
+    },
+    allowedSchemes,
+    apiKeys,
+    bodyLimit: int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
+    logLevel,
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger, startService, StartupError } from './runtime.js';
+
+// `npm start` ends up here: read the config, start the service, stop it cleanly on
+// SIGINT/SIGTERM (a second signal forces the exit).
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config);
+  let service;
+  try {
+    service = await startService(config, logger);
+  } catch (err) {
+    if (err instanceof StartupError) {
+      logger.fatal(err.message);
+      process.stderr.write(`\nAriadne could not start: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  let signals = 0;
+  const stop = (signal: string) => {
+    signals++;
+    if (signals > 1) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    logger.info({ signal }, 'shutting down');
+    service.close().then(() => process.exit(0), (err) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+}
+
+void main();

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { ServerDeps } from '../deps.js';
+
+// Liveness, readiness and the pool's state, for probes and operators.
+
+export const healthRoutes = (deps: ServerDeps): FastifyPluginAsync => async (app) => {
+  app.get('/healthz', {
+    schema: { tags: ['ops'], summary: 'Alive', response: { 200: Type.Object({ ok: Type.Boolean(), node: Type.String() }) } },
+  }, async () => ({ ok: true, node: deps.config.nodeId }));
+
+  app.get('/readyz', {
+    schema: {
+      tags: ['ops'],
+      summary: 'Ready: Redis reachable and browsers up (503 otherwise)',
+      response: {
+        200: Type.Object({ ready: Type.Boolean(), redis: Type.Boolean(), browsers: Type.Integer() }),
+        503: Type.Object({ ready: Type.Boolean(), redis: Type.Boolean(), browsers: Type.Integer() }),
+      },
+    },
+  }, async (_req, reply) => {
+    const redis = await deps.redis.ping().then((r) => r === 'PONG', () => false);
+    const browsers = deps.pool.stats().browsers.filter((b) => b.connected).length;
+    const ready = redis && browsers > 0;
+    return reply.status(ready ? 200 : 503).send({ ready, redis, browsers });
+  });
+
+  app.get('/v1/pool', {
+    schema: {
+      tags: ['ops'],
+      summary: "This node's browser pool: browsers, leased and warm contexts, capacity",
+      response: {
+        200: Type.Object({
+          node: Type.String(),
+          sessions: Type.Integer(),
+          leased: Type.Integer(),
+          warm: Type.Integer(),
+          capacity: Type.Integer(),
+          available: Type.Integer(),
+          restarts: Type.Integer(),
+          browsers: Type.Array(Type.Object({ id: Type.String(), pid: Type.Union([Type.Integer(), Type.Null()]), leased: Type.Integer(), warm: Type.Integer(), connected: Type.Boolean() })),
+        }),
+      },
+    },
+  }, async () => ({ node: deps.config.nodeId, sessions: deps.sessions.liveCount, ...deps.pool.stats() }));
+};

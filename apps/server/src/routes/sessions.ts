@@ -1,0 +1,97 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  CreateSessionBody, ErrorResponse, OpenTabBody, PageInfo, RoleParams, RoleSpec, Session, SessionList, SessionParams,
+  StorageState, TabList, TabParams,
+} from '@ariadne/schema';
+import type { ServerDeps } from '../deps.js';
+
+// Sessions, roles and tabs.
+
+const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 503: ErrorResponse };
+
+export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { sessions } = deps;
+
+  app.post('/v1/sessions', {
+    schema: {
+      tags: ['sessions'],
+      summary: 'Create a session: one isolated browser context per role',
+      body: CreateSessionBody,
+      response: { 201: Session, ...errors },
+    },
+  }, async (req, reply) => reply.status(201).send(await sessions.create(req.tenant, req.body)));
+
+  app.get('/v1/sessions', {
+    schema: { tags: ['sessions'], summary: "List this tenant's sessions", response: { 200: SessionList } },
+  }, async (req) => {
+    const list = await sessions.list(req.tenant);
+    return { sessions: list, total: list.length };
+  });
+
+  app.get('/v1/sessions/:id', {
+    schema: { tags: ['sessions'], summary: 'Get a session', params: SessionParams, response: { 200: Session, ...errors } },
+  }, async (req) => sessions.get(req.tenant, req.params.id));
+
+  app.delete('/v1/sessions/:id', {
+    schema: { tags: ['sessions'], summary: 'Delete a session and release its contexts', params: SessionParams, response: { 204: Type.Null(), ...errors } },
+  }, async (req, reply) => {
+    await sessions.delete(req.tenant, req.params.id);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/v1/sessions/:id/roles', {
+    schema: { tags: ['roles'], summary: 'Add a role (a new isolated context) to a live session', params: SessionParams, body: RoleSpec, response: { 201: Session, ...errors } },
+  }, async (req, reply) => reply.status(201).send(await sessions.addRole(req.tenant, req.params.id, req.body)));
+
+  app.delete('/v1/sessions/:id/roles/:role', {
+    schema: { tags: ['roles'], summary: 'Remove a role and release its context', params: RoleParams, response: { 200: Session, ...errors } },
+  }, async (req) => sessions.removeRole(req.tenant, req.params.id, req.params.role));
+
+  app.get('/v1/sessions/:id/roles/:role/storage-state', {
+    schema: { tags: ['roles'], summary: "Export a role's storage state (cookies, localStorage) to persist a login", params: RoleParams, response: { 200: StorageState, ...errors } },
+  }, async (req) => {
+    const s = await sessions.use(req.tenant, req.params.id);
+    return s.role(req.params.role).context.storageState();
+  });
+
+  app.get('/v1/sessions/:id/roles/:role/pages', {
+    schema: { tags: ['tabs'], summary: "List a role's tabs", params: RoleParams, response: { 200: TabList, ...errors } },
+  }, async (req) => {
+    const s = await sessions.use(req.tenant, req.params.id);
+    const role = s.role(req.params.role);
+    return { pages: await withTitles(role) };
+  });
+
+  app.post('/v1/sessions/:id/roles/:role/pages', {
+    schema: { tags: ['tabs'], summary: 'Open a tab (it becomes the active tab)', params: RoleParams, body: OpenTabBody, response: { 201: PageInfo, ...errors } },
+  }, async (req, reply) => {
+    const s = await sessions.use(req.tenant, req.params.id);
+    const role = s.role(req.params.role);
+    const state = await sessions.openTab(role, req.body?.url);
+    return reply.status(201).send({ id: state.id, url: state.page.url(), title: await state.page.title().catch(() => ''), active: role.activePageId === state.id });
+  });
+
+  app.delete('/v1/sessions/:id/roles/:role/pages/:pageId', {
+    schema: { tags: ['tabs'], summary: 'Close a tab', params: TabParams, response: { 204: Type.Null(), ...errors } },
+  }, async (req, reply) => {
+    const s = await sessions.use(req.tenant, req.params.id);
+    await sessions.closeTab(s.role(req.params.role), req.params.pageId);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/v1/sessions/:id/roles/:role/pages/:pageId/select', {
+    schema: { tags: ['tabs'], summary: 'Make a tab the active one', params: TabParams, response: { 200: TabList, ...errors } },
+  }, async (req) => {
+    const s = await sessions.use(req.tenant, req.params.id);
+    const role = s.role(req.params.role);
+    sessions.selectTab(role, req.params.pageId);
+    return { pages: await withTitles(role) };
+  });
+};
+
+async function withTitles(role: import('@ariadne/pool').LiveRole) {
+  return Promise.all(role.pageInfos().map(async (p) => ({ ...p, title: await role.pages.get(p.id)?.page.title().catch(() => '') ?? '' })));
+}

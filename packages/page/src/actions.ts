@@ -1,0 +1,266 @@
+import type { Locator, Page } from 'playwright-core';
+import { AppError, type ActionBody } from '@ariadne/schema';
+import type { PageState } from './page-state.js';
+import { resolveDescription, resolveRef, type ResolvedTarget } from './targeting/resolve.js';
+import { checkNavigationUrl } from './navigation.js';
+import { snapshotView, type SnapshotView } from './snapshot/view.js';
+import { toAppError } from './errors.js';
+
+// POST actions: one entry point for every action an agent can take on a page. Every
+// action is bounded by a timeout; a dialog that opens mid-action is reported at once
+// (the page is blocked until handle_dialog), never waited on.
+
+export interface ActionContext {
+  actionTimeoutMs: number;
+  navigationTimeoutMs: number;
+  /** How long the description ladder keeps retrying while the page settles. */
+  describeWaitMs: number;
+  allowedSchemes: string[];
+  /** Tab ids of the role, to report tabs the action opened. */
+  listPageIds: () => string[];
+}
+
+export interface ActionOutcome {
+  ok: true;
+  action: string;
+  pageId: string;
+  url: string;
+  title: string;
+  target?: { ref?: string; resolvedBy: string; locator?: string };
+  durationMs: number;
+  navigated: boolean;
+  dialog?: { type: string; message: string; defaultValue?: string };
+  newPages?: string[];
+  result?: unknown;
+  snapshot?: SnapshotView;
+}
+
+const NEEDS_TARGET = new Set(['click', 'hover', 'fill', 'clear', 'select', 'check', 'uncheck', 'upload', 'drag']);
+
+function need<T>(value: T | undefined, field: string, action: string): T {
+  if (value === undefined || value === null || value === '') {
+    throw new AppError('invalid_request', `${action} needs "${field}".`, { field, action });
+  }
+  return value;
+}
+
+export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref'): Promise<ResolvedTarget> {
+  if (ref) return resolveRef(state, ref);
+  if (description) return resolveDescription(state, description, { waitMs: ctx.describeWaitMs });
+  throw new AppError('invalid_request', `Give a "${field}" from the latest snapshot (or a description as a fallback).`, { field });
+}
+
+export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext): Promise<ActionOutcome> {
+  const started = Date.now();
+  const page = state.page;
+  if (body.action !== 'handle_dialog') state.assertNoDialog();
+  const epochBefore = state.navEpoch;
+  const urlBefore = page.url();
+  const pagesBefore = new Set(ctx.listPageIds());
+  const timeout = Math.min(body.timeoutMs ?? ctx.actionTimeoutMs, 120_000);
+
+  let target: ResolvedTarget | undefined;
+  const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.description);
+  if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
+    target = await resolveTarget(state, body.ref, body.description, ctx);
+  }
+
+  // Race the action against a dialog opening: a modal dialog blocks the page and the
+  // action would otherwise hang until its timeout.
+  let onDialog: () => void = () => {};
+  const dialogOpened = new Promise<'dialog'>((resolve) => {
+    onDialog = () => resolve('dialog');
+    state.once('dialog', onDialog);
+  });
+  const run = execute(state, body, target, ctx, timeout);
+  let result: unknown;
+  try {
+    const winner = await Promise.race([run.then((r) => ({ r })), dialogOpened]);
+    if (winner === 'dialog') {
+      // The action finishes (or fails) in the background once the dialog is handled.
+      run.catch(() => {});
+    } else {
+      result = winner.r;
+    }
+  } catch (err) {
+    throw toAppError(err, { action: body.action, state });
+  } finally {
+    state.off('dialog', onDialog);
+  }
+
+  const newPages = ctx.listPageIds().filter((id) => !pagesBefore.has(id));
+  const outcome: ActionOutcome = {
+    ok: true,
+    action: body.action,
+    pageId: state.id,
+    url: page.url(),
+    title: state.dialog ? '' : await page.title().catch(() => ''),
+    ...(target ? { target: { ...(target.ref ? { ref: target.ref } : {}), resolvedBy: target.resolvedBy, ...(target.code ? { locator: target.code } : {}) } } : {}),
+    durationMs: 0,
+    navigated: state.navEpoch !== epochBefore || page.url() !== urlBefore,
+    ...(state.dialog ? { dialog: state.dialogInfo() } : {}),
+    ...(newPages.length ? { newPages } : {}),
+    ...(result !== undefined ? { result } : {}),
+  };
+  if (body.snapshot && body.snapshot !== 'none' && !state.dialog) {
+    outcome.snapshot = await snapshotView(state, {
+      diff: body.snapshot === 'diff',
+      maxTokens: body.maxTokens,
+      timeoutMs: ctx.actionTimeoutMs,
+    });
+  }
+  outcome.durationMs = Date.now() - started;
+  return outcome;
+}
+
+async function execute(state: PageState, body: ActionBody, target: ResolvedTarget | undefined, ctx: ActionContext, timeout: number): Promise<unknown> {
+  const page = state.page;
+  const loc = target?.locator as Locator;
+  const navTimeout = Math.min(body.timeoutMs ?? ctx.navigationTimeoutMs, 120_000);
+  switch (body.action) {
+    case 'navigate': {
+      const url = checkNavigationUrl(need(body.url, 'url', 'navigate'), ctx.allowedSchemes, page);
+      const res = await page.goto(url, { waitUntil: 'load', timeout: navTimeout });
+      return { status: res?.status() ?? null };
+    }
+    case 'back': {
+      const res = await page.goBack({ waitUntil: 'load', timeout: navTimeout });
+      return { navigated: res !== null };
+    }
+    case 'forward': {
+      const res = await page.goForward({ waitUntil: 'load', timeout: navTimeout });
+      return { navigated: res !== null };
+    }
+    case 'reload': {
+      const res = await page.reload({ waitUntil: 'load', timeout: navTimeout });
+      return { status: res?.status() ?? null };
+    }
+    case 'click':
+      await loc.click({
+        button: body.button,
+        modifiers: body.modifiers as never,
+        clickCount: body.double ? 2 : 1,
+        timeout,
+      });
+      return undefined;
+    case 'hover':
+      await loc.hover({ timeout });
+      return undefined;
+    case 'fill':
+      await loc.fill(String(need(body.value, 'value', 'fill')), { timeout });
+      return undefined;
+    case 'clear':
+      await loc.clear({ timeout });
+      return undefined;
+    case 'type': {
+      const text = need(body.text, 'text', 'type');
+      if (loc) {
+        if (!body.append) await loc.fill('', { timeout });
+        else await loc.focus({ timeout });
+        // Real key events, one per character: split OTP inputs and key handlers see them.
+        await loc.pressSequentially(text, { timeout });
+        if (body.submit) await loc.press('Enter', { timeout });
+      } else {
+        await page.keyboard.type(text);
+        if (body.submit) await page.keyboard.press('Enter');
+      }
+      return undefined;
+    }
+    case 'press': {
+      const key = need(body.key, 'key', 'press');
+      if (loc) await loc.press(key, { timeout });
+      else await page.keyboard.press(key);
+      return undefined;
+    }
+    case 'select': {
+      const raw = need(body.value, 'value', 'select');
+      const values = Array.isArray(raw) ? raw : [raw];
+      const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
+      const selected = await loc.selectOption(opts as never, { timeout });
+      return { selected };
+    }
+    case 'check':
+      await loc.check({ timeout });
+      return undefined;
+    case 'uncheck':
+      await loc.uncheck({ timeout });
+      return undefined;
+    case 'upload': {
+      const files = need(body.files, 'files', 'upload');
+      await loc.setInputFiles(
+        files.map((f) => ({ name: f.name, mimeType: f.mimeType ?? 'application/octet-stream', buffer: Buffer.from(f.contentBase64, 'base64') })),
+        { timeout },
+      );
+      return { files: files.map((f) => f.name) };
+    }
+    case 'drag': {
+      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef');
+      await loc.dragTo(dest.locator, { timeout });
+      return { targetRef: dest.ref };
+    }
+    case 'scroll':
+      return scroll(page, loc, body, timeout);
+    case 'wait_for':
+      return waitFor(page, body, timeout);
+    case 'handle_dialog': {
+      const d = state.dialog;
+      if (!d) throw new AppError('no_dialog', 'No dialog is open on this page.');
+      const info = state.dialogInfo();
+      state.dialog = null;
+      if (body.accept === false) await d.dismiss();
+      else await d.accept(body.promptText);
+      return { handled: info, accepted: body.accept !== false };
+    }
+    case 'screenshot': {
+      const type = body.format ?? 'png';
+      const buf = loc ? await loc.screenshot({ type, timeout }) : await page.screenshot({ type, timeout });
+      return { mimeType: `image/${type}`, base64: buf.toString('base64'), bytes: buf.length };
+    }
+  }
+}
+
+async function scroll(page: Page, loc: Locator | undefined, body: ActionBody, timeout: number): Promise<unknown> {
+  const dir = body.direction;
+  const amount = body.amount ?? 600;
+  if (loc && !dir) {
+    await loc.scrollIntoViewIfNeeded({ timeout });
+    return { scrolledIntoView: true };
+  }
+  const delta = { up: [0, -amount], down: [0, amount], left: [-amount, 0], right: [amount, 0] } as Record<string, [number, number]>;
+  const args = { dir: dir ?? 'down', dx: delta[dir ?? 'down']?.[0] ?? 0, dy: delta[dir ?? 'down']?.[1] ?? 0 };
+  const fn = ({ dir, dx, dy }: typeof args, el?: Element | null) => {
+    const box = el ?? document.scrollingElement ?? document.documentElement;
+    if (dir === 'top') box.scrollTo(box.scrollLeft, 0);
+    else if (dir === 'bottom') box.scrollTo(box.scrollLeft, box.scrollHeight);
+    else box.scrollBy(dx, dy);
+    return { scrollX: box.scrollLeft, scrollY: box.scrollTop, scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
+  };
+  if (loc) return loc.evaluate((el, a) => fn(a, el), args, { timeout });
+  return page.evaluate(fn, args);
+}
+
+async function waitFor(page: Page, body: ActionBody, timeout: number): Promise<unknown> {
+  if (body.text === undefined && body.textGone === undefined && body.time === undefined) {
+    throw new AppError('invalid_request', 'wait_for needs "text", "textGone" or "time".', { field: 'text' });
+  }
+  const started = Date.now();
+  if (body.time !== undefined) await page.waitForTimeout(Math.min(body.time, timeout));
+  if (body.text !== undefined) await page.getByText(body.text).first().waitFor({ state: 'visible', timeout });
+  if (body.textGone !== undefined) {
+    const loc = page.getByText(body.textGone);
+    const deadline = Date.now() + timeout;
+    // Every match must be gone or hidden, not only the first.
+    while ((await visibleCount(loc)) > 0) {
+      if (Date.now() > deadline) throw new AppError('timeout', `"${body.textGone}" was still visible after ${timeout} ms.`, { textGone: body.textGone });
+      await page.waitForTimeout(100);
+    }
+  }
+  return { waitedMs: Date.now() - started };
+}
+
+async function visibleCount(loc: Locator): Promise<number> {
+  const n = await loc.count();
+  let visible = 0;
+  for (let i = 0; i < Math.min(n, 50); i++) if (await loc.nth(i).isVisible()) visible++;
+  return visible;
+}

@@ -1,0 +1,33 @@
+import { AppError } from '@ariadne/schema';
+import type { PageState } from './page-state.js';
+
+// Playwright errors → stable API errors. The first line of Playwright's message is
+// kept (it says what was wrong); its call log is dropped from the message and kept
+// short in details.
+
+export function toAppError(err: unknown, ctx: { action?: string; state?: PageState } = {}): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as Error;
+  const message = (e?.message ?? String(err)).replace(/\u001b\[[0-9;]*m/g, '');
+  const [first, ...rest] = message.split('\n');
+  const log = rest.join('\n').slice(0, 1500);
+  const details: Record<string, unknown> = { ...(ctx.action ? { action: ctx.action } : {}), ...(log.trim() ? { log } : {}) };
+  if (ctx.state?.crashed) return new AppError('session_crashed', 'The page crashed.', details);
+  if (/Target page, context or browser has been closed|Browser has been closed|browser has disconnected/i.test(message)) {
+    if (ctx.state?.dialog) return new AppError('dialog_pending', 'A dialog is open on this page; handle it first.', { ...details, dialog: ctx.state.dialogInfo() });
+    return new AppError('session_crashed', 'The browser context is gone (crashed or closed).', details);
+  }
+  if (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/.test(first)) {
+    return new AppError('timeout', first, details);
+  }
+  if (/net::ERR_|NS_ERROR|Navigation failed|navigating to/i.test(first)) {
+    return new AppError('navigation_failed', first, details);
+  }
+  if (/Unexpected token|is not a valid selector|Unknown engine|Malformed selector|while parsing selector/i.test(message)) {
+    return new AppError('invalid_selector', first, details);
+  }
+  if (/not an? (<select>|select|input|checkbox|radio)|Not a checkbox|Element is not|Cannot type|did not find some options|Error: (Not|Element)/i.test(message)) {
+    return new AppError('action_failed', first, details);
+  }
+  return new AppError('action_failed', first || 'The action failed.', details);
+}

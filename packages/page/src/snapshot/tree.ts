@@ -1,0 +1,80 @@
+// The AI snapshot as Playwright's ariaSnapshotJSON returns it: element nodes with a
+// role, an optional name and ref, properties, and children that are nodes or text.
+// Everything the service serves (scoped, depth-limited, budgeted views and diffs) is
+// cut from this one full-page tree, because a second ariaSnapshot() call would
+// replace the page's ref map and break refs the agent already holds.
+
+export interface AriaElement {
+  role: string;
+  name?: string;
+  ref?: string;
+  children?: AriaNode[];
+  text?: string;
+  url?: string;
+  [prop: string]: unknown;
+}
+export type AriaNode = AriaElement | string;
+
+export const STRUCTURAL_KEYS = new Set(['role', 'name', 'ref', 'children', 'text', 'url']);
+
+export function isElement(n: AriaNode): n is AriaElement {
+  return typeof n === 'object' && n !== null;
+}
+
+export function normalizeTree(raw: unknown): AriaNode[] {
+  if (Array.isArray(raw)) return raw as AriaNode[];
+  if (raw && typeof raw === 'object') return [raw as AriaElement];
+  return [];
+}
+
+export interface Counts {
+  nodes: number;
+  refs: number;
+}
+
+/** Nodes (elements and text) and refs in a subtree, the node itself included. */
+export function countSubtree(n: AriaNode): Counts {
+  if (!isElement(n)) return { nodes: 1, refs: 0 };
+  let nodes = 1;
+  let refs = n.ref ? 1 : 0;
+  for (const c of n.children ?? []) {
+    const s = countSubtree(c);
+    nodes += s.nodes;
+    refs += s.refs;
+  }
+  return { nodes, refs };
+}
+
+export function countForest(nodes: AriaNode[]): Counts {
+  return nodes.reduce<Counts>((acc, n) => {
+    const c = countSubtree(n);
+    return { nodes: acc.nodes + c.nodes, refs: acc.refs + c.refs };
+  }, { nodes: 0, refs: 0 });
+}
+
+export function findRef(nodes: AriaNode[], ref: string): AriaElement | null {
+  for (const n of nodes) {
+    if (!isElement(n)) continue;
+    if (n.ref === ref) return n;
+    const hit = findRef(n.children ?? [], ref);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** Every ref in the tree with its element, in document order. */
+export function indexRefs(nodes: AriaNode[], out = new Map<string, AriaElement>()): Map<string, AriaElement> {
+  for (const n of nodes) {
+    if (!isElement(n)) continue;
+    if (n.ref) out.set(n.ref, n);
+    indexRefs(n.children ?? [], out);
+  }
+  return out;
+}
+
+/** The node's own properties (no children), for diffs and collapsed summaries. */
+export function shallow(n: AriaElement): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(n)) if (k !== 'children') out[k] = v;
+  return out;
+}

@@ -1,0 +1,2 @@
+export * from './browser-pool.js';
+export * from './session-manager.js';

@@ -1,0 +1,409 @@
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { BrowserContext, Page } from 'playwright-core';
+import { AppError, type CreateSessionBody, type PageInfo, type RoleSpec, type Session, type SessionStatus } from '@ariadne/schema';
+import type { SessionRecord, SessionStore } from '@ariadne/cluster';
+import { PageState, checkNavigationUrl, toAppError } from '@ariadne/page';
+import { type BrowserPool, type Lease, DEFAULT_VIEWPORT, type PoolLogger } from './browser-pool.js';
+
+// Sessions and roles: one leased browser context per role, tabs per role, idle and
+// absolute timeouts, and crash marking. The record of every session lives in Redis
+// (SessionStore); the live Playwright objects live here, in the owning process.
+
+export interface SessionManagerOptions {
+  nodeId: string;
+  defaultIdleTimeoutSeconds: number;
+  defaultTtlSeconds: number;
+  maxTtlSeconds: number;
+  navigationTimeoutMs: number;
+  allowedSchemes: string[];
+  sweepIntervalMs?: number;
+  logger?: PoolLogger;
+}
+
+/** Serializes work on one tab: commands on one page run in order. */
+class TabQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => {});
+    return next;
+  }
+}
+
+export class LiveRole {
+  readonly pages = new Map<string, PageState>();
+  readonly queues = new Map<string, TabQueue>();
+  activePageId = '';
+  private pageSeq = 0;
+
+  constructor(
+    readonly name: string,
+    readonly lease: Lease,
+    readonly viewport: { width: number; height: number },
+    private readonly onPageEvent: (role: LiveRole, state: PageState) => void,
+  ) {}
+
+  get context(): BrowserContext {
+    return this.lease.context;
+  }
+
+  adopt(page: Page, openerId?: string): PageState {
+    const id = `p${++this.pageSeq}`;
+    const state = new PageState(id, page, openerId);
+    this.pages.set(id, state);
+    this.queues.set(id, new TabQueue());
+    if (!this.activePageId) this.activePageId = id;
+    page.on('close', () => {
+      this.pages.delete(id);
+      this.queues.delete(id);
+      if (this.activePageId === id) this.activePageId = [...this.pages.keys()].pop() ?? '';
+    });
+    this.onPageEvent(this, state);
+    return state;
+  }
+
+  page(pageId?: string): PageState {
+    const id = pageId ?? this.activePageId;
+    const state = this.pages.get(id);
+    if (!state) {
+      throw new AppError('page_not_found', pageId ? `No tab ${pageId} in role ${this.name}.` : `Role ${this.name} has no open tab.`, {
+        pageId: pageId ?? null,
+        pages: [...this.pages.keys()],
+      });
+    }
+    return state;
+  }
+
+  /** Run fn on a tab, after any command already running on it. */
+  run<T>(pageId: string | undefined, fn: (state: PageState) => Promise<T>): Promise<T> {
+    const state = this.page(pageId);
+    return this.queues.get(state.id)!.run(() => fn(state));
+  }
+
+  pageInfos(): PageInfo[] {
+    return [...this.pages.values()].map((s) => ({
+      id: s.id,
+      url: s.page.url(),
+      title: '',
+      active: s.id === this.activePageId,
+      ...(s.openerId ? { openerId: s.openerId } : {}),
+    }));
+  }
+}
+
+export class LiveSession {
+  readonly roles = new Map<string, LiveRole>();
+  lastUsed = Date.now();
+  lastFlushed = 0;
+  ending = false;
+  constructor(public record: SessionRecord) {}
+
+  role(name: string): LiveRole {
+    const r = this.roles.get(name);
+    if (!r) throw new AppError('role_not_found', `Session has no role "${name}".`, { role: name, roles: [...this.roles.keys()] });
+    return r;
+  }
+}
+
+export interface SessionManagerEvents {
+  'session-ended': [{ id: string; status: SessionStatus; reason: string }];
+  'session-expiring': [{ id: string; inSeconds: number; reason: 'idle' | 'ttl' }];
+  'page-created': [{ sessionId: string; role: string; state: PageState }];
+}
+
+const END_CODES: Record<Exclude<SessionStatus, 'active'>, 'session_crashed' | 'session_expired' | 'session_closed' | 'session_lost'> = {
+  crashed: 'session_crashed',
+  expired: 'session_expired',
+  closed: 'session_closed',
+  lost: 'session_lost',
+};
+
+export class SessionManager extends EventEmitter<SessionManagerEvents> {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly byLease = new Map<string, { sessionId: string; role: string }>();
+  private sweeper: NodeJS.Timeout | null = null;
+  private closing = false;
+  private readonly log: PoolLogger;
+
+  constructor(private readonly pool: BrowserPool, private readonly store: SessionStore, private readonly opts: SessionManagerOptions) {
+    super();
+    this.setMaxListeners(100);
+    this.log = opts.logger ?? { info() {}, warn() {}, error() {} };
+    pool.on('browser-crashed', ({ leaseIds }) => {
+      const sessions = new Set(leaseIds.map((l) => this.byLease.get(l)?.sessionId).filter((s): s is string => Boolean(s)));
+      for (const id of sessions) void this.end(id, 'crashed', 'browser_crashed').catch(() => {});
+    });
+  }
+
+  start(): void {
+    const every = this.opts.sweepIntervalMs ?? 1000;
+    this.sweeper = setInterval(() => void this.sweep().catch((err) => this.log.warn({ err: String(err) }, 'sweep failed')), every);
+    this.sweeper.unref();
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  liveSessions(): LiveSession[] {
+    return [...this.live.values()];
+  }
+
+  async create(tenant: string, body: CreateSessionBody): Promise<Session> {
+    if (this.closing) throw new AppError('shutting_down', 'The server is shutting down.');
+    const specs: RoleSpec[] = body.roles?.length ? body.roles : [{ name: 'default' }];
+    const names = specs.map((r) => r.name);
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup) throw new AppError('invalid_request', `Role "${dup}" is given twice.`, { field: 'roles', role: dup });
+    const ttl = Math.min(body.ttlSeconds ?? this.opts.defaultTtlSeconds, this.opts.maxTtlSeconds);
+    const now = new Date();
+    const record: SessionRecord = {
+      id: randomUUID(),
+      tenant,
+      status: 'active',
+      node: this.opts.nodeId,
+      createdAt: now.toISOString(),
+      lastUsedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ttl * 1000).toISOString(),
+      idleTimeoutSeconds: body.idleTimeoutSeconds ?? this.opts.defaultIdleTimeoutSeconds,
+      ...(body.metadata ? { metadata: body.metadata } : {}),
+      roles: specs.map((r) => ({ name: r.name, viewport: r.viewport ?? { ...DEFAULT_VIEWPORT } })),
+    };
+    const session = new LiveSession(record);
+    // Lease all roles; if any fails, give back the ones we got (nothing leaks).
+    const results = await Promise.allSettled(specs.map((spec) => this.openRole(session, spec)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
+      throw failed.reason;
+    }
+    try {
+      await this.store.create(record);
+    } catch (err) {
+      await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
+      throw err;
+    }
+    this.live.set(record.id, session);
+    this.log.info({ sessionId: record.id, tenant, roles: names }, 'session created');
+    return this.describe(session);
+  }
+
+  private async openRole(session: LiveSession, spec: RoleSpec): Promise<LiveRole> {
+    if (spec.baseURL) checkNavigationUrl(spec.baseURL, this.opts.allowedSchemes);
+    const lease = await this.pool.acquire({
+      viewport: spec.viewport,
+      userAgent: spec.userAgent,
+      locale: spec.locale,
+      timezoneId: spec.timezoneId,
+      baseURL: spec.baseURL,
+      extraHTTPHeaders: spec.extraHTTPHeaders,
+      storageState: spec.storageState as never,
+    });
+    const viewport = spec.viewport ?? { ...DEFAULT_VIEWPORT };
+    const role = new LiveRole(spec.name, lease, viewport, (r, state) => {
+      this.emit('page-created', { sessionId: session.record.id, role: r.name, state });
+    });
+    session.roles.set(spec.name, role);
+    this.byLease.set(lease.id, { sessionId: session.record.id, role: spec.name });
+    role.adopt(lease.page);
+    // Popups and pages opened by the page show up as tabs of the role.
+    lease.context.on('page', (page) => void this.adoptPopup(role, page));
+    return role;
+  }
+
+  private async adoptPopup(role: LiveRole, page: Page): Promise<void> {
+    const opener = await page.opener().catch(() => null);
+    // openTab() may have adopted it meanwhile.
+    if ([...role.pages.values()].some((s) => s.page === page)) return;
+    const openerState = [...role.pages.values()].find((s) => s.page === opener);
+    role.adopt(page, openerState?.id);
+    if (role.viewport.width !== DEFAULT_VIEWPORT.width || role.viewport.height !== DEFAULT_VIEWPORT.height) {
+      await page.setViewportSize(role.viewport).catch(() => {});
+    }
+  }
+
+  private async releaseRole(role: LiveRole): Promise<void> {
+    this.byLease.delete(role.lease.id);
+    await this.pool.release(role.lease.id);
+  }
+
+  /** The live session for an operation; checks tenant and status, and marks it used. */
+  async use(tenant: string, id: string): Promise<LiveSession> {
+    const s = this.live.get(id);
+    if (s && s.record.tenant === tenant && !s.ending) {
+      s.lastUsed = Date.now();
+      if (s.lastUsed - s.lastFlushed > 5000) {
+        s.lastFlushed = s.lastUsed;
+        s.record.lastUsedAt = new Date(s.lastUsed).toISOString();
+        void this.store.put(s.record).catch(() => {});
+      }
+      return s;
+    }
+    // Not live here: say why (ended, another tenant's, elsewhere, unknown).
+    const rec = await this.store.get(id);
+    throw this.unavailable(tenant, id, rec);
+  }
+
+  private unavailable(tenant: string, id: string, rec: SessionRecord | null): AppError {
+    if (!rec || rec.tenant !== tenant) return new AppError('session_not_found', `No session ${id}.`, { sessionId: id });
+    if (rec.status !== 'active') {
+      return new AppError(END_CODES[rec.status], `Session ${id} is ${rec.status}${rec.endReason ? ` (${rec.endReason})` : ''}.`, {
+        sessionId: id,
+        status: rec.status,
+        reason: rec.endReason,
+        endedAt: rec.endedAt,
+      });
+    }
+    // Active in Redis but owned by a node that is not this one.
+    return new AppError('session_not_found', `Session ${id} lives on node ${rec.node}, not on this node.`, { sessionId: id, node: rec.node });
+  }
+
+  async get(tenant: string, id: string): Promise<Session> {
+    const s = this.live.get(id);
+    if (s && s.record.tenant === tenant && !s.ending) return this.describe(s);
+    const rec = await this.store.get(id);
+    if (rec && rec.tenant === tenant) return this.describeRecord(rec);
+    throw this.unavailable(tenant, id, rec);
+  }
+
+  async list(tenant: string): Promise<Session[]> {
+    const records = await this.store.listByTenant(tenant);
+    return Promise.all(records.map(async (rec) => {
+      const s = this.live.get(rec.id);
+      return s ? this.describe(s) : this.describeRecord(rec);
+    }));
+  }
+
+  async delete(tenant: string, id: string): Promise<void> {
+    const s = this.live.get(id);
+    if (!s || s.record.tenant !== tenant || s.ending) {
+      const rec = await this.store.get(id);
+      throw this.unavailable(tenant, id, rec);
+    }
+    await this.end(id, 'closed', 'deleted');
+  }
+
+  async addRole(tenant: string, id: string, spec: RoleSpec): Promise<Session> {
+    const s = await this.use(tenant, id);
+    if (s.roles.has(spec.name)) throw new AppError('role_exists', `Role "${spec.name}" already exists in this session.`, { role: spec.name });
+    if (s.roles.size >= 16) throw new AppError('invalid_request', 'A session has at most 16 roles.', { field: 'name' });
+    await this.openRole(s, spec);
+    if (s.ending || !this.live.has(id)) {
+      // The session ended while we leased: give the context back.
+      const r = s.roles.get(spec.name);
+      if (r) await this.releaseRole(r);
+      throw this.unavailable(tenant, id, await this.store.get(id));
+    }
+    s.record.roles.push({ name: spec.name, viewport: spec.viewport ?? { ...DEFAULT_VIEWPORT } });
+    await this.store.put(s.record);
+    return this.describe(s);
+  }
+
+  async removeRole(tenant: string, id: string, name: string): Promise<Session> {
+    const s = await this.use(tenant, id);
+    const role = s.role(name);
+    s.roles.delete(name);
+    s.record.roles = s.record.roles.filter((r) => r.name !== name);
+    await this.releaseRole(role);
+    await this.store.put(s.record);
+    return this.describe(s);
+  }
+
+  async openTab(role: LiveRole, url?: string): Promise<PageState> {
+    const target = url ? checkNavigationUrl(url, this.opts.allowedSchemes) : undefined;
+    const page = await role.context.newPage();
+    const state = [...role.pages.values()].find((p) => p.page === page) ?? role.adopt(page);
+    if (role.viewport.width !== DEFAULT_VIEWPORT.width || role.viewport.height !== DEFAULT_VIEWPORT.height) {
+      await page.setViewportSize(role.viewport);
+    }
+    role.activePageId = state.id;
+    if (target) {
+      try {
+        await page.goto(target, { waitUntil: 'load', timeout: this.opts.navigationTimeoutMs });
+      } catch (err) {
+        throw toAppError(err, { action: 'navigate', state });
+      }
+    }
+    return state;
+  }
+
+  async closeTab(role: LiveRole, pageId: string): Promise<void> {
+    const state = role.page(pageId);
+    if (role.pages.size === 1) {
+      throw new AppError('last_page', 'A role keeps at least one tab open; remove the role or delete the session instead.', { pageId });
+    }
+    await state.page.close({ runBeforeUnload: false });
+  }
+
+  selectTab(role: LiveRole, pageId: string): void {
+    const state = role.page(pageId);
+    role.activePageId = state.id;
+    void state.page.bringToFront().catch(() => {});
+  }
+
+  async describe(s: LiveSession): Promise<Session> {
+    const roles = await Promise.all(
+      [...s.roles.values()].map(async (r) => ({
+        name: r.name,
+        viewport: r.viewport,
+        pages: await Promise.all(
+          r.pageInfos().map(async (p) => ({ ...p, title: await r.pages.get(p.id)!.page.title().catch(() => '') })),
+        ),
+      })),
+    );
+    return { ...this.describeRecord(s.record), lastUsedAt: new Date(s.lastUsed).toISOString(), roles };
+  }
+
+  private describeRecord(rec: SessionRecord): Session {
+    return {
+      id: rec.id,
+      tenant: rec.tenant,
+      status: rec.status,
+      node: rec.node,
+      createdAt: rec.createdAt,
+      lastUsedAt: rec.lastUsedAt,
+      expiresAt: rec.expiresAt,
+      idleTimeoutSeconds: rec.idleTimeoutSeconds,
+      ...(rec.metadata ? { metadata: rec.metadata } : {}),
+      roles: rec.roles.map((r) => ({ name: r.name, viewport: r.viewport, pages: [] })),
+    };
+  }
+
+  /** End a session: close its contexts, record why, tell listeners. Idempotent. */
+  async end(id: string, status: Exclude<SessionStatus, 'active'>, reason: string): Promise<void> {
+    const s = this.live.get(id);
+    if (!s || s.ending) return;
+    s.ending = true;
+    this.live.delete(id);
+    await Promise.all([...s.roles.values()].map((r) => this.releaseRole(r)));
+    try {
+      await this.store.end(s.record, status, reason);
+    } catch (err) {
+      this.log.warn({ sessionId: id, err: String(err) }, 'could not record session end in Redis');
+    }
+    this.log.info({ sessionId: id, status, reason }, 'session ended');
+    this.emit('session-ended', { id, status, reason });
+  }
+
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const s of [...this.live.values()]) {
+      const idleLeft = s.lastUsed + s.record.idleTimeoutSeconds * 1000 - now;
+      const ttlLeft = Date.parse(s.record.expiresAt) - now;
+      if (ttlLeft <= 0) await this.end(s.record.id, 'expired', 'ttl');
+      else if (idleLeft <= 0) await this.end(s.record.id, 'expired', 'idle_timeout');
+      else if (Math.min(idleLeft, ttlLeft) <= 30_000) {
+        const reason = ttlLeft < idleLeft ? 'ttl' : 'idle';
+        this.emit('session-expiring', { id: s.record.id, inSeconds: Math.ceil(Math.min(idleLeft, ttlLeft) / 1000), reason });
+      }
+    }
+  }
+
+  /** Graceful shutdown: every session ends as closed, every context is released. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.all([...this.live.keys()].map((id) => this.end(id, 'closed', 'server_shutdown')));
+  }
+}

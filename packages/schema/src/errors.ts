@@ -1,0 +1,87 @@
+// One error vocabulary for the whole service: every failure a client can see has a
+// stable code here and exactly one HTTP status. Routes, the WebSocket channel and
+// the flow runner all throw AppError; the server turns it into
+// `{ error: { code, message, details? } }`.
+
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_selector: 400,
+  level_out_of_range: 400,
+  unauthorized: 401,
+  navigation_blocked: 403,
+  not_found: 404,
+  session_not_found: 404,
+  role_not_found: 404,
+  page_not_found: 404,
+  request_not_found: 404,
+  ref_not_found: 409,
+  ref_stale: 409,
+  ref_ambiguous: 409,
+  target_not_found: 409,
+  ambiguous_target: 409,
+  dialog_pending: 409,
+  no_dialog: 409,
+  role_exists: 409,
+  last_page: 409,
+  action_failed: 422,
+  session_crashed: 410,
+  session_expired: 410,
+  session_closed: 410,
+  session_lost: 410,
+  payload_too_large: 413,
+  capacity_exhausted: 503,
+  queue_full: 429,
+  rate_limited: 429,
+  timeout: 504,
+  navigation_failed: 502,
+  redis_unavailable: 503,
+  queue_timeout: 503,
+  shutting_down: 503,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  /** Extra response headers, e.g. Retry-After for 429. */
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toJSON(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details ? { details: this.details } : {}),
+      },
+    };
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

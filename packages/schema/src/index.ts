@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './common.js';
+export * from './sessions.js';
+export * from './page.js';

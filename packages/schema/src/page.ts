@@ -1,0 +1,195 @@
+import { Type, type Static } from 'typebox';
+
+// Schemas for the page operations under /v1/sessions/:id/roles/:role/.
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64, description: 'Tab id; default is the active tab.' })),
+});
+
+export const SnapshotFormat = Type.Union([Type.Literal('yaml'), Type.Literal('json'), Type.Literal('text')]);
+
+export const SnapshotQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64 })),
+  maxTokens: Type.Optional(Type.Integer({ minimum: 50, maximum: 1_000_000, default: 8000 })),
+  ref: Type.Optional(Type.String({ maxLength: 32, description: 'Only the subtree of this ref.' })),
+  depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+  format: Type.Optional(SnapshotFormat),
+  diff: Type.Optional(Type.Boolean({ description: "Only what changed since this page's previous snapshot." })),
+});
+export type SnapshotQuery = Static<typeof SnapshotQuery>;
+
+export const SnapshotDiff = Type.Object({
+  since: Type.Union([Type.String(), Type.Null()], { description: 'Snapshot id the diff is against.' }),
+  added: Type.Array(Type.Any()),
+  removed: Type.Array(Type.Object({ ref: Type.String(), role: Type.String(), name: Type.Optional(Type.String()) })),
+  changed: Type.Array(
+    Type.Object({ ref: Type.String(), before: Type.Any(), after: Type.Any() }),
+  ),
+  unchanged: Type.Integer({ description: 'Count of ref nodes that did not change.' }),
+});
+
+export const Truncation = Type.Object({
+  omittedNodes: Type.Integer(),
+  omittedRefs: Type.Integer(),
+  collapsed: Type.Array(
+    Type.Object({ ref: Type.String(), role: Type.String(), name: Type.Optional(Type.String()), nodes: Type.Integer(), refs: Type.Integer() }),
+    { description: 'Subtrees left out, largest first: pass one as ?ref= to zoom into it.' },
+  ),
+  hint: Type.String(),
+});
+
+export const PendingDialog = Type.Object({
+  type: Type.String(),
+  message: Type.String(),
+  defaultValue: Type.Optional(Type.String()),
+});
+
+export const SnapshotResponse = Type.Object({
+  snapshotId: Type.String(),
+  pageId: Type.String(),
+  url: Type.String(),
+  title: Type.String(),
+  format: SnapshotFormat,
+  snapshot: Type.Optional(Type.Any({ description: 'YAML or text string, or the JSON tree.' })),
+  diff: Type.Optional(SnapshotDiff),
+  tokens: Type.Integer({ description: 'Estimated tokens of this response body (chars / 4).' }),
+  totalNodes: Type.Integer(),
+  totalRefs: Type.Integer(),
+  truncated: Type.Boolean(),
+  truncation: Type.Optional(Truncation),
+});
+export type SnapshotResponse = Static<typeof SnapshotResponse>;
+
+export const ACTIONS = [
+  'navigate', 'back', 'forward', 'reload',
+  'click', 'hover', 'type', 'fill', 'clear', 'press', 'select', 'check', 'uncheck',
+  'upload', 'drag', 'scroll', 'wait_for', 'handle_dialog', 'screenshot',
+] as const;
+export type ActionName = (typeof ACTIONS)[number];
+
+const Modifier = Type.Union(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'].map((m) => Type.Literal(m)));
+
+export const UploadFile = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    mimeType: Type.Optional(Type.String({ maxLength: 255 })),
+    contentBase64: Type.String({ description: 'File content, base64.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ActionBody = Type.Object(
+  {
+    action: Type.Union(ACTIONS.map((a) => Type.Literal(a))),
+    ref: Type.Optional(Type.String({ maxLength: 32, description: 'Target ref from the latest snapshot.' })),
+    description: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Fallback when no ref: resolved by the description ladder.' }),
+    ),
+    url: Type.Optional(Type.String({ maxLength: 8192 })),
+    value: Type.Optional(Type.Union([Type.String({ maxLength: 100_000 }), Type.Array(Type.String(), { maxItems: 100 })])),
+    text: Type.Optional(Type.String({ maxLength: 100_000 })),
+    key: Type.Optional(Type.String({ maxLength: 100 })),
+    targetRef: Type.Optional(Type.String({ maxLength: 32 })),
+    targetDescription: Type.Optional(Type.String({ maxLength: 500 })),
+    button: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right'), Type.Literal('middle')])),
+    modifiers: Type.Optional(Type.Array(Modifier, { maxItems: 5 })),
+    double: Type.Optional(Type.Boolean()),
+    append: Type.Optional(Type.Boolean({ description: 'type: keep the current value (default true).' })),
+    submit: Type.Optional(Type.Boolean({ description: 'type: press Enter afterwards.' })),
+    by: Type.Optional(Type.Union([Type.Literal('value'), Type.Literal('label')], { description: 'select: match options by value or label (default: either).' })),
+    files: Type.Optional(Type.Array(UploadFile, { maxItems: 20 })),
+    direction: Type.Optional(Type.Union(['up', 'down', 'left', 'right', 'top', 'bottom'].map((d) => Type.Literal(d)))),
+    amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'scroll: pixels (default 600).' })),
+    textGone: Type.Optional(Type.String({ maxLength: 1000, description: 'wait_for: text that must disappear.' })),
+    time: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: 'wait_for: milliseconds to wait.' })),
+    accept: Type.Optional(Type.Boolean({ description: 'handle_dialog: accept (true) or dismiss (false).' })),
+    promptText: Type.Optional(Type.String({ maxLength: 10_000 })),
+    format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg')])),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
+    snapshot: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('diff'), Type.Literal('full')])),
+    maxTokens: Type.Optional(Type.Integer({ minimum: 50, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+export type ActionBody = Static<typeof ActionBody>;
+
+export const ActionResponse = Type.Object({
+  ok: Type.Boolean(),
+  action: Type.String(),
+  pageId: Type.String(),
+  url: Type.String(),
+  title: Type.String(),
+  target: Type.Optional(
+    Type.Object({
+      ref: Type.Optional(Type.String()),
+      resolvedBy: Type.String({ description: 'ref, or the ladder rung that matched the description.' }),
+      locator: Type.Optional(Type.String()),
+    }),
+  ),
+  durationMs: Type.Number(),
+  navigated: Type.Boolean(),
+  dialog: Type.Optional(PendingDialog),
+  newPages: Type.Optional(Type.Array(Type.String())),
+  result: Type.Optional(Type.Any()),
+  snapshot: Type.Optional(SnapshotResponse),
+});
+
+export const ScreenshotQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64 })),
+  format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg')])),
+  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  fullPage: Type.Optional(Type.Boolean()),
+  ref: Type.Optional(Type.String({ maxLength: 32 })),
+});
+
+export const ConsoleQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64 })),
+  level: Type.Optional(Type.String({ maxLength: 64, description: 'Comma list: log, info, warning, error, debug, pageerror.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])),
+});
+
+export const NetworkQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64 })),
+  type: Type.Optional(Type.String({ maxLength: 128, description: 'Comma list of resource types: document, xhr, fetch, script, ...' })),
+  failed: Type.Optional(Type.Boolean()),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])),
+});
+
+export const NetworkDetailParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  role: Type.String({ maxLength: 64 }),
+  requestId: Type.String({ maxLength: 64 }),
+});
+
+export const NetworkDetailQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64 })),
+  maxBodyBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 65536 })),
+});
+
+export const CookiesBody = Type.Object(
+  {
+    cookies: Type.Array(
+      Type.Object({
+        name: Type.String({ minLength: 1 }),
+        value: Type.String(),
+        url: Type.Optional(Type.String()),
+        domain: Type.Optional(Type.String()),
+        path: Type.Optional(Type.String()),
+        expires: Type.Optional(Type.Number()),
+        httpOnly: Type.Optional(Type.Boolean()),
+        secure: Type.Optional(Type.Boolean()),
+        sameSite: Type.Optional(Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')])),
+      }),
+      { maxItems: 500 },
+    ),
+    clear: Type.Optional(Type.Boolean({ description: 'Remove all cookies first.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const StorageQuery = Type.Object({
+  page: Type.Optional(Type.String({ maxLength: 64 })),
+  type: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('session')])),
+});
