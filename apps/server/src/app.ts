@@ -6,8 +6,7 @@ import type { Logger } from 'pino';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerAuth } from './plugins/auth.js';
 import { sessionRoutes } from './routes/sessions.js';
-import { pageRoutes } from './routes/page.js';
-import { observeRoutes } from './routes/observe.js';
+import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
 import type { ServerDeps } from './deps.js';
 
@@ -47,7 +46,6 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
 
   await app.register(healthRoutes(deps));
   await app.register(sessionRoutes(deps));
-  await app.register(pageRoutes(deps));
-  await app.register(observeRoutes(deps));
+  await app.register(pageOpRoutes(deps));
   return app;
 }

@@ -263,7 +263,8 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     const s = this.live.get(id);
     if (s && s.record.tenant === tenant && !s.ending) return this.describe(s);
     const rec = await this.store.get(id);
-    if (rec && rec.tenant === tenant) return this.describeRecord(rec);
+    // Active but owned by another node: its record is the answer (the cluster forwards live calls).
+    if (rec && rec.tenant === tenant && rec.status === 'active' && rec.node !== this.opts.nodeId) return this.describeRecord(rec);
     throw this.unavailable(tenant, id, rec);
   }
 

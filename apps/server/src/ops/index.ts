@@ -1,0 +1,8 @@
+import { defineOps } from './registry.js';
+import { pageOps } from './page-ops.js';
+import { observeOps } from './observe-ops.js';
+
+export * from './registry.js';
+
+/** Every page operation, REST and WebSocket alike. */
+export const ALL_OPS = defineOps([...pageOps, ...observeOps]);

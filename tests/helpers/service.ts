@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, startService, type Service } from '@ariadne/server';
+
+// Starts a real Ariadne service in this process (embedded Redis in a temp dir, real
+// Chromium) and gives tests a small HTTP client for it.
+
+export interface TestService {
+  service: Service;
+  url: string;
+  api: Api;
+  stop(): Promise<void>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Api {
+  constructor(readonly base: string, private readonly token?: string) {}
+
+  async request<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const res = await fetch(this.base + p, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const type = res.headers.get('content-type') ?? '';
+    const parsed = type.includes('json') ? await res.json() : type.startsWith('image/') ? Buffer.from(await res.arrayBuffer()) : await res.text();
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(p: string) { return this.request<T>('GET', p); }
+  post<T = any>(p: string, body?: unknown) { return this.request<T>('POST', p, body ?? {}); }
+  delete<T = any>(p: string) { return this.request<T>('DELETE', p); }
+
+  withToken(token: string): Api {
+    return new Api(this.base, token);
+  }
+
+  /** Create a session and return its id (asserting 201). */
+  async createSession(body: unknown = {}): Promise<string> {
+    const res = await this.post('/v1/sessions', body);
+    if (res.status !== 201) throw new Error(`create session: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.id;
+  }
+
+  action(id: string, body: unknown, role = 'default', page?: string) {
+    return this.post(`/v1/sessions/${id}/roles/${role}/actions${page ? `?page=${page}` : ''}`, body);
+  }
+
+  snapshot(id: string, query = '', role = 'default') {
+    return this.get(`/v1/sessions/${id}/roles/${role}/snapshot${query ? `?${query}` : ''}`);
+  }
+}
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'ariadne-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STATE_DIR: stateDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    POOL_BROWSERS: '1',
+    POOL_MAX_CONTEXTS_PER_BROWSER: '12',
+    POOL_MAX_CONTEXTS: '12',
+    POOL_WARM_CONTEXTS: '1',
+    ACTION_TIMEOUT_MS: '5000',
+    DESCRIBE_WAIT_MS: '500',
+    ...env,
+  });
+  const service = await startService(config);
+  const url = service.url.replace('[::1]', '127.0.0.1');
+  return {
+    service,
+    url,
+    api: new Api(url),
+    async stop() {
+      await service.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Find a ref in a YAML snapshot by role and name: `button "Add to Cart"` → e12. */
+export function refOf(snapshot: string, role: string, name?: string): string {
+  const re = new RegExp(`- ${role}${name !== undefined ? ` ${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` : ''}[^\\n]*?\\[ref=([a-z0-9]+)\\]`);
+  const m = re.exec(snapshot);
+  if (!m) throw new Error(`no ${role} ${name ?? ''} in snapshot:\n${snapshot.slice(0, 3000)}`);
+  return m[1];
+}
+
+export function allRefsOf(snapshot: string, role: string, name?: string): string[] {
+  const re = new RegExp(`- ${role}${name !== undefined ? ` ${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` : ''}[^\\n]*?\\[ref=([a-z0-9]+)\\]`, 'g');
+  return [...snapshot.matchAll(re)].map((m) => m[1]);
+}
