@@ -8,6 +8,7 @@ import { registerAuth } from './plugins/auth.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
+import { streamRoutes } from './routes/stream.js';
 import type { ServerDeps } from './deps.js';
 
 // Builds the HTTP app from its parts. It does not start anything: runtime.ts owns
@@ -36,7 +37,9 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
       security: [{ bearer: [] }],
     },
   });
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  // The hard frame limit sits above the per-message limit, so an oversized command gets
+  // an error reply (connection kept) rather than a protocol close.
+  await app.register(websocket, { options: { maxPayload: deps.config.bodyLimit * 2 } });
 
   registerErrorHandling(app);
   registerAuth(app, deps.config.apiKeys);
@@ -47,5 +50,11 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(healthRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(pageOpRoutes(deps));
+  await app.register(streamRoutes(deps, {
+    pingIntervalMs: deps.config.stream.pingIntervalMs,
+    maxMessageBytes: deps.config.bodyLimit,
+    messagesPerSecond: deps.config.stream.messagesPerSecond,
+    maxBufferedBytes: 1024 * 1024,
+  }));
   return app;
 }

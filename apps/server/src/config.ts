@@ -35,6 +35,8 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'API_KEYS_FILE', default: '(none)', description: 'JSON file: {"key": "tenant", ...} or [{"key": "...", "tenant": "..."}].' },
   { name: 'BODY_LIMIT_BYTES', default: '10485760', description: 'Largest request body accepted (uploads travel in the body).' },
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', description: 'Grace period for a graceful shutdown before browsers are killed.' },
+  { name: 'STREAM_PING_INTERVAL_MS', default: '20000', description: 'WebSocket keep-alive ping interval; a client missing two pings is closed (4000).' },
+  { name: 'STREAM_MESSAGES_PER_SECOND', default: '100', description: 'Messages a WebSocket client may send per second (bursts of 2x); beyond it: rate_limited replies.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -52,6 +54,7 @@ export interface Config {
   allowedSchemes: string[];
   apiKeys: Map<string, string>;
   bodyLimit: number;
+  stream: { pingIntervalMs: number; messagesPerSecond: number };
   nodeId: string;
   logLevel: string;
 }
@@ -151,6 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedSchemes,
     apiKeys,
     bodyLimit: int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    stream: {
+      pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),
+      messagesPerSecond: int('STREAM_MESSAGES_PER_SECOND', 100, 1, 100_000),
+    },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,
   };

@@ -39,6 +39,9 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>): v
     // WebSocket clients cannot always set headers: accept ?token= as well.
     const header = request.headers.authorization ?? tokenFromQuery(request.url);
     const tenant = authenticate(header);
+    // A WebSocket upgrade is accepted so the stream can close with its documented
+    // 4401 code; the stream handler refuses it when tenant is empty.
+    if (!tenant && request.headers.upgrade?.toLowerCase() === 'websocket') return;
     if (!tenant) throw new AppError('unauthorized', 'Missing or invalid API key: send Authorization: Bearer <key>.');
     request.tenant = tenant;
   });
