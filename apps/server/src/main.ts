@@ -28,13 +28,16 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  let signals = 0;
+  let firstSignalAt = 0;
   const stop = (signal: string) => {
-    signals++;
-    if (signals > 1) {
+    // Ctrl-C under `npm start` arrives twice at once: from the terminal (whole process
+    // group) and forwarded by npm. Only a signal a moment later means "force it".
+    if (firstSignalAt && Date.now() - firstSignalAt < 1000) return;
+    if (firstSignalAt) {
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
+    firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
     service.close().then(() => process.exit(0), (err) => {
       logger.error({ err }, 'shutdown failed');

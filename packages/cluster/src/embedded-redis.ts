@@ -71,8 +71,14 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions): Promise<Em
       '--protected-mode', 'yes',
       '--loglevel', 'warning',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // Own process group: Ctrl-C on the terminal must reach only the service, which
+    // then stops Redis last, after recording the sessions it ends.
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  // ...and if the service exits without stop() (a forced exit), Redis goes with it.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let output = '';
   child.stdout?.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-4000); });
   child.stderr?.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-4000); });
