@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { AppError, type CreateSessionBody, type PageInfo, type RoleSpec, type Session, type SessionStatus } from '@ariadne/schema';
 import type { SessionRecord, SessionStore } from '@ariadne/cluster';
-import { PageState, checkNavigationUrl, toAppError } from '@ariadne/page';
+import { PageState, checkNavigationUrl, setContextBaseURL, toAppError } from '@ariadne/page';
 import { type BrowserPool, type Lease, DEFAULT_VIEWPORT, type PoolLogger } from './browser-pool.js';
 
 // Sessions and roles: one leased browser context per role, tabs per role, idle and
@@ -41,6 +41,7 @@ export class LiveRole {
     readonly name: string,
     readonly lease: Lease,
     readonly viewport: { width: number; height: number },
+    readonly baseURL: string | undefined,
     private readonly onPageEvent: (role: LiveRole, state: PageState) => void,
   ) {}
 
@@ -201,7 +202,8 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       storageState: spec.storageState as never,
     });
     const viewport = spec.viewport ?? { ...DEFAULT_VIEWPORT };
-    const role = new LiveRole(spec.name, lease, viewport, (r, state) => {
+    if (spec.baseURL) setContextBaseURL(lease.context, spec.baseURL);
+    const role = new LiveRole(spec.name, lease, viewport, spec.baseURL, (r, state) => {
       this.emit('page-created', { sessionId: session.record.id, role: r.name, state });
     });
     session.roles.set(spec.name, role);
@@ -312,7 +314,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   }
 
   async openTab(role: LiveRole, url?: string): Promise<PageState> {
-    const target = url ? checkNavigationUrl(url, this.opts.allowedSchemes) : undefined;
+    const target = url ? checkNavigationUrl(url, this.opts.allowedSchemes, undefined, role.baseURL) : undefined;
     const page = await role.context.newPage();
     const state = [...role.pages.values()].find((p) => p.page === page) ?? role.adopt(page);
     if (role.viewport.width !== DEFAULT_VIEWPORT.width || role.viewport.height !== DEFAULT_VIEWPORT.height) {
@@ -344,10 +346,13 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   }
 
   async describe(s: LiveSession): Promise<Session> {
+    // In the order the roles were asked for (leases complete in any order).
+    const ordered = s.record.roles.map((r) => s.roles.get(r.name)).filter((r): r is LiveRole => Boolean(r));
     const roles = await Promise.all(
-      [...s.roles.values()].map(async (r) => ({
+      ordered.map(async (r) => ({
         name: r.name,
         viewport: r.viewport,
+        browserId: r.lease.browserId,
         pages: await Promise.all(
           r.pageInfos().map(async (p) => ({ ...p, title: await r.pages.get(p.id)!.page.title().catch(() => '') })),
         ),

@@ -80,6 +80,7 @@ export type PageInfo = Static<typeof PageInfo>;
 export const RoleInfo = Type.Object({
   name: Type.String(),
   viewport: Viewport,
+  browserId: Type.Optional(Type.String({ description: "The pool browser holding this role's context (GET /v1/pool lists them)." })),
   pages: Type.Array(PageInfo),
 });
 export type RoleInfo = Static<typeof RoleInfo>;
