@@ -9,6 +9,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
 import { streamRoutes } from './routes/stream.js';
+import { openapiTransform } from './openapi-transform.js';
 import type { ServerDeps } from './deps.js';
 
 // Builds the HTTP app from its parts. It does not start anything: runtime.ts owns
@@ -36,6 +37,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transform: openapiTransform as never,
   });
   // The hard frame limit sits above the per-message limit, so an oversized command gets
   // an error reply (connection kept) rather than a protocol close.
