@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerValidation } from './plugins/validation.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
@@ -44,6 +45,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(websocket, { options: { maxPayload: deps.config.bodyLimit * 2 } });
 
   registerErrorHandling(app);
+  registerValidation(app);
   registerAuth(app, deps.config.apiKeys);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
