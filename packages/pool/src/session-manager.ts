@@ -96,6 +96,8 @@ export class LiveRole {
 export class LiveSession {
   readonly roles = new Map<string, LiveRole>();
   lastUsed = Date.now();
+  /** Open streams watching this session: while any is open it does not idle out. */
+  holds = 0;
   lastFlushed = 0;
   ending = false;
   constructor(public record: SessionRecord) {}
@@ -173,7 +175,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     };
     const session = new LiveSession(record);
     // Lease all roles; if any fails, give back the ones we got (nothing leaks).
-    const results = await Promise.allSettled(specs.map((spec) => this.openRole(session, spec)));
+    const results = await Promise.allSettled(specs.map((spec, i) => this.openRole(session, spec, `roles.${i}.`)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
@@ -190,17 +192,30 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     return this.describe(session);
   }
 
-  private async openRole(session: LiveSession, spec: RoleSpec): Promise<LiveRole> {
-    if (spec.baseURL) checkNavigationUrl(spec.baseURL, this.opts.allowedSchemes);
-    const lease = await this.pool.acquire({
-      viewport: spec.viewport,
-      userAgent: spec.userAgent,
-      locale: spec.locale,
-      timezoneId: spec.timezoneId,
-      baseURL: spec.baseURL,
-      extraHTTPHeaders: spec.extraHTTPHeaders,
-      storageState: spec.storageState as never,
-    });
+  /** fieldPrefix locates the spec in the request body, for errors: "roles.1." or "". */
+  private async openRole(session: LiveSession, spec: RoleSpec, fieldPrefix: string): Promise<LiveRole> {
+    if (spec.baseURL) {
+      try {
+        checkNavigationUrl(spec.baseURL, this.opts.allowedSchemes);
+      } catch (err) {
+        const e = err as AppError;
+        throw new AppError(e.code, `baseURL: ${e.message}`, { ...e.details, field: `${fieldPrefix}baseURL` });
+      }
+    }
+    let lease: Lease;
+    try {
+      lease = await this.pool.acquire({
+        viewport: spec.viewport,
+        userAgent: spec.userAgent,
+        locale: spec.locale,
+        timezoneId: spec.timezoneId,
+        baseURL: spec.baseURL,
+        extraHTTPHeaders: spec.extraHTTPHeaders,
+        storageState: spec.storageState as never,
+      });
+    } catch (err) {
+      throw contextOptionError(err, spec, fieldPrefix);
+    }
     const viewport = spec.viewport ?? { ...DEFAULT_VIEWPORT };
     if (spec.baseURL) setContextBaseURL(lease.context, spec.baseURL);
     const role = new LiveRole(spec.name, lease, viewport, spec.baseURL, (r, state) => {
@@ -291,7 +306,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     const s = await this.use(tenant, id);
     if (s.roles.has(spec.name)) throw new AppError('role_exists', `Role "${spec.name}" already exists in this session.`, { role: spec.name });
     if (s.roles.size >= 16) throw new AppError('invalid_request', 'A session has at most 16 roles.', { field: 'name' });
-    await this.openRole(s, spec);
+    await this.openRole(s, spec, '');
     if (s.ending || !this.live.has(id)) {
       // The session ended while we leased: give the context back.
       const r = s.roles.get(spec.name);
@@ -395,6 +410,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const s of [...this.live.values()]) {
+      if (s.holds > 0) s.lastUsed = now;
       const idleLeft = s.lastUsed + s.record.idleTimeoutSeconds * 1000 - now;
       const ttlLeft = Date.parse(s.record.expiresAt) - now;
       if (ttlLeft <= 0) await this.end(s.record.id, 'expired', 'ttl');
@@ -412,4 +428,30 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     if (this.sweeper) clearInterval(this.sweeper);
     await Promise.all([...this.live.keys()].map((id) => this.end(id, 'closed', 'server_shutdown')));
   }
+}
+
+// Chromium refuses some option values only when the context or its first page is made
+// ("Invalid timezone ID", a cookie with neither url nor domain, a header name with a
+// space). That is the caller's mistake: a 400 naming the option, not a 500.
+const OPTION_ERRORS: [RegExp, keyof RoleSpec][] = [
+  [/timezone/i, 'timezoneId'],
+  [/storage state|cookie/i, 'storageState'],
+  [/header/i, 'extraHTTPHeaders'],
+  [/user.?agent/i, 'userAgent'],
+  [/locale/i, 'locale'],
+  [/viewport/i, 'viewport'],
+];
+
+function contextOptionError(err: unknown, spec: RoleSpec, fieldPrefix: string): unknown {
+  if (err instanceof AppError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  // Only an option the caller actually set can be to blame (a dead browser is not).
+  const hit = OPTION_ERRORS.find(([re, field]) => spec[field] !== undefined && re.test(message));
+  if (!hit) return err;
+  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const reason = lines.slice(0, 2).join(' ').replace(/^[\w.]+: /, '').slice(0, 300);
+  return new AppError('invalid_request', `Role "${spec.name}": ${hit[1]} was refused by the browser: ${reason}`, {
+    field: `${fieldPrefix}${hit[1]}`,
+    role: spec.name,
+  });
 }
