@@ -72,9 +72,13 @@ interface BrowserSlot {
 }
 
 export interface PoolStats {
-  browsers: { id: string; pid: number | null; leased: number; warm: number; connected: boolean }[];
+  browsers: { id: string; pid: number | null; leased: number; warm: number; contexts: number; connected: boolean }[];
   leased: number;
   warm: number;
+  /** Warm contexts being created right now. */
+  warming: number;
+  /** Contexts Chromium really has open: equals leased + warm when nothing leaks and warming is 0. */
+  contexts: number;
   capacity: number;
   available: number;
   restarts: number;
@@ -114,14 +118,21 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
 
   stats(): PoolStats {
     let warm = 0;
+    let warming = 0;
+    let contexts = 0;
     const browsers = [...this.slots.values()].map((s) => {
       warm += s.warm.length;
-      return { id: s.id, pid: s.pid, leased: s.leases.size, warm: s.warm.length, connected: s.browser.isConnected() };
+      warming += s.warming;
+      const open = s.browser.contexts().length;
+      contexts += open;
+      return { id: s.id, pid: s.pid, leased: s.leases.size, warm: s.warm.length, contexts: open, connected: s.browser.isConnected() };
     });
     return {
       browsers,
       leased: this.leases.size,
       warm,
+      warming,
+      contexts,
       capacity: this.opts.maxContexts,
       available: Math.max(0, this.opts.maxContexts - this.leases.size),
       restarts: this.restarts,
