@@ -42,7 +42,15 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   });
   // The hard frame limit sits above the per-message limit, so an oversized command gets
   // an error reply (connection kept) rather than a protocol close.
-  await app.register(websocket, { options: { maxPayload: deps.config.bodyLimit * 2 } });
+  await app.register(websocket, {
+    options: { maxPayload: deps.config.bodyLimit * 2 },
+    // On shutdown, streams close with the documented "going away" code and reason.
+    preClose(this: FastifyInstance, done: () => void) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'server_shutting_down');
+      this.websocketServer.close();
+      done();
+    },
+  });
 
   registerErrorHandling(app);
   registerValidation(app);

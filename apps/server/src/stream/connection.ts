@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AppError, isAppError } from '@ariadne/schema';
+import type { LiveSession } from '@ariadne/pool';
 import type { ServerDeps } from '../deps.js';
 import { ALL_OPS, isBinary, type PageOp } from '../ops/index.js';
 import { runOp } from '../routes/page-ops.js';
@@ -59,6 +60,7 @@ export class StreamConnection {
   private alive = true;
   private pinger: NodeJS.Timeout | null = null;
   private closed = false;
+  private held: LiveSession | null = null;
   private readonly onEvent = (sessionId: string, e: StreamEvent) => {
     if (sessionId === this.sessionId && this.subscriptions.has(e.event)) this.send(e);
   };
@@ -85,7 +87,9 @@ export class StreamConnection {
   async start(since: number | undefined): Promise<void> {
     if (!this.tenant) return this.close(CLOSE.unauthorized.code, CLOSE.unauthorized.reason);
     try {
-      await this.deps.sessions.use(this.tenant, this.sessionId);
+      // An open stream keeps its session from idling out (released in cleanup()).
+      this.held = await this.deps.sessions.use(this.tenant, this.sessionId);
+      this.held.holds++;
     } catch (err) {
       const key = isAppError(err) ? ERROR_CLOSE[err.code] : undefined;
       if (key) return this.close(CLOSE[key].code, CLOSE[key].reason);
@@ -109,8 +113,6 @@ export class StreamConnection {
       if (!this.alive) return this.close(CLOSE.ping_timeout.code, CLOSE.ping_timeout.reason);
       this.alive = false;
       this.socket.ping();
-      // An open stream counts as use: it keeps the session from idling out.
-      void this.deps.sessions.use(this.tenant, this.sessionId).catch(() => {});
     }, this.opts.pingIntervalMs);
     this.pinger.unref();
   }
@@ -288,6 +290,8 @@ export class StreamConnection {
   }
 
   private cleanup(): void {
+    if (this.held) this.held.holds--;
+    this.held = null;
     if (this.pinger) clearInterval(this.pinger);
     this.pinger = null;
     this.hub.off('event', this.onEvent);
