@@ -113,6 +113,9 @@ export interface SessionManagerEvents {
   'session-ended': [{ id: string; status: SessionStatus; reason: string }];
   'session-expiring': [{ id: string; inSeconds: number; reason: 'idle' | 'ttl' }];
   'page-created': [{ sessionId: string; role: string; state: PageState }];
+  /** A context was leased for a role / given back: the cluster's lease registry follows these. */
+  'lease-acquired': [{ id: string; sessionId: string; role: string; tenant: string }];
+  'lease-released': [{ id: string }];
 }
 
 const END_CODES: Record<Exclude<SessionStatus, 'active'>, 'session_crashed' | 'session_expired' | 'session_closed' | 'session_lost'> = {
@@ -124,7 +127,7 @@ const END_CODES: Record<Exclude<SessionStatus, 'active'>, 'session_crashed' | 's
 
 export class SessionManager extends EventEmitter<SessionManagerEvents> {
   private readonly live = new Map<string, LiveSession>();
-  private readonly byLease = new Map<string, { sessionId: string; role: string }>();
+  private readonly byLease = new Map<string, { sessionId: string; role: string; tenant: string }>();
   private sweeper: NodeJS.Timeout | null = null;
   private closing = false;
   private readonly log: PoolLogger;
@@ -147,6 +150,15 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
 
   get liveCount(): number {
     return this.live.size;
+  }
+
+  /** Every context this node holds, for the cluster heartbeat. */
+  leases(): { id: string; sessionId: string; role: string; tenant: string }[] {
+    return [...this.byLease.entries()].map(([id, l]) => ({ id, ...l }));
+  }
+
+  isLocal(id: string): boolean {
+    return this.live.has(id);
   }
 
   liveSessions(): LiveSession[] {
@@ -222,7 +234,8 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       this.emit('page-created', { sessionId: session.record.id, role: r.name, state });
     });
     session.roles.set(spec.name, role);
-    this.byLease.set(lease.id, { sessionId: session.record.id, role: spec.name });
+    this.byLease.set(lease.id, { sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
+    this.emit('lease-acquired', { id: lease.id, sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
     role.adopt(lease.page);
     // Popups and pages opened by the page show up as tabs of the role.
     lease.context.on('page', (page) => void this.adoptPopup(role, page));
@@ -241,7 +254,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   }
 
   private async releaseRole(role: LiveRole): Promise<void> {
-    this.byLease.delete(role.lease.id);
+    if (this.byLease.delete(role.lease.id)) this.emit('lease-released', { id: role.lease.id });
     await this.pool.release(role.lease.id);
   }
 
