@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { AppError, type ErrorCode } from '@ariadne/schema';
+import { bullConnection, bullPrefix, QUEUES } from './queues.js';
+import { withRedis } from './redis.js';
+
+// The admission queue in front of the cluster's browser capacity, on BullMQ.
+// A create request becomes a job; a node pulls the next job only when it has a free
+// context slot, creates the session, and completes the job with the session, which
+// the node holding the HTTP request is waiting for. FIFO, with fairness across
+// tenants from BullMQ priorities: a tenant's n-th waiting request gets priority n,
+// so each tenant's first request goes ahead of another tenant's second.
+
+export interface AdmissionRequest {
+  tenant: string;
+  /** Context slots the request needs (one per role). */
+  slots: number;
+  body: unknown;
+  requestId?: string;
+  node: string;
+  enqueuedAt: number;
+}
+
+export interface AdmissionOptions {
+  redisUrl: string;
+  redis: Redis;
+  redisPrefix: string;
+  nodeId: string;
+  maxQueued: number;
+  /** Free context slots on this node right now. */
+  freeSlots: () => number;
+  /** Create the session on this node (the admitting node). */
+  admit: (req: AdmissionRequest) => Promise<unknown>;
+  /** A result nobody waits for any more (timed out or disconnected): undo it. */
+  discard: (result: unknown) => Promise<void>;
+  logger?: { warn(o: object, m?: string): void; info(o: object, m?: string): void };
+}
+
+export interface AdmissionResult {
+  result: unknown;
+  waitedMs: number;
+  queued: boolean;
+}
+
+function encodeError(err: unknown): Error {
+  const e = err instanceof AppError ? err : new AppError('internal_error', err instanceof Error ? err.message : String(err));
+  return new Error(JSON.stringify({ code: e.code, message: e.message, details: e.details }));
+}
+
+function decodeError(err: unknown): AppError {
+  const msg = err instanceof Error ? err.message : String(err);
+  try {
+    const j = JSON.parse(msg) as { code: ErrorCode; message: string; details?: Record<string, unknown> };
+    if (j && typeof j.code === 'string') return new AppError(j.code, j.message, j.details);
+  } catch {
+    /* not ours */
+  }
+  return new AppError('internal_error', msg);
+}
+
+export class Admission {
+  readonly queue: Queue;
+  private readonly events: QueueEvents;
+  private readonly worker: Worker;
+  private readonly connections: Redis[] = [];
+  private reserved = 0;
+  private closed = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly tenantKey: (t: string) => string;
+
+  constructor(private readonly opts: AdmissionOptions) {
+    const prefix = bullPrefix(opts.redisPrefix);
+    const conn = () => {
+      const c = bullConnection(opts.redisUrl);
+      this.connections.push(c);
+      return c;
+    };
+    this.queue = new Queue(QUEUES.admission, { connection: conn(), prefix });
+    this.events = new QueueEvents(QUEUES.admission, { connection: conn(), prefix });
+    // No processor: jobs are pulled by hand, only when this node has a free slot.
+    this.worker = new Worker(QUEUES.admission, null, { connection: conn(), prefix, autorun: false, lockDuration: 30_000 });
+    this.tenantKey = (t) => `${opts.redisPrefix}admission:tenant:${t}`;
+    this.queue.on('error', () => {});
+    this.events.on('error', () => {});
+    this.worker.on('error', () => {});
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady(), this.worker.waitUntilReady()]);
+    // Jobs held by a node that died mid-admission go back to the queue.
+    void this.worker.startStalledCheckTimer().catch(() => {});
+    this.loop = this.pull();
+  }
+
+  /** A slot was freed on this node: look at the queue again. */
+  slotFreed(): void {
+    this.wake?.();
+  }
+
+  async queued(): Promise<number> {
+    return withRedis(() => this.queue.getJobCountByTypes('waiting', 'prioritized'));
+  }
+
+  /**
+   * Admit a create request: at once when nobody is waiting and this node has room,
+   * else through the queue, waiting up to timeoutMs. Throws 429 queue_full, 503
+   * queue_timeout, or the admitting node's error.
+   */
+  async request(req: Omit<AdmissionRequest, 'node' | 'enqueuedAt'>, timeoutMs: number, signal?: AbortSignal): Promise<AdmissionResult> {
+    const started = Date.now();
+    const full: AdmissionRequest = { ...req, node: this.opts.nodeId, enqueuedAt: started };
+    const waiting = await this.queued();
+    if (waiting === 0 && this.opts.freeSlots() - this.reserved >= req.slots) {
+      this.reserved += req.slots;
+      try {
+        return { result: await this.opts.admit(full), waitedMs: Date.now() - started, queued: false };
+      } finally {
+        this.reserved -= req.slots;
+        this.slotFreed();
+      }
+    }
+    if (waiting >= this.opts.maxQueued) {
+      throw new AppError('queue_full', `The admission queue is full (${waiting} waiting); retry later.`, { queued: waiting, max: this.opts.maxQueued }, { 'retry-after': '5' });
+    }
+    const priority = await withRedis(async () => {
+      const n = await this.opts.redis.incr(this.tenantKey(req.tenant));
+      await this.opts.redis.expire(this.tenantKey(req.tenant), 3600);
+      return Math.min(n, 2 ** 21 - 1);
+    });
+    let job: Job;
+    try {
+      job = await withRedis(() => this.queue.add('create', full, { jobId: randomUUID(), priority, removeOnComplete: { age: 300 }, removeOnFail: { age: 300 } }));
+    } catch (err) {
+      await this.opts.redis.decr(this.tenantKey(req.tenant)).catch(() => {});
+      throw err;
+    }
+    const abandoned = () => this.abandon(job, req.tenant);
+    const onAbort = () => void abandoned();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await job.waitUntilFinished(this.events, timeoutMs);
+      return { result, waitedMs: Date.now() - started, queued: true };
+    } catch (err) {
+      if (signal?.aborted) throw new AppError('queue_timeout', 'The client went away while queued.');
+      if (/timed out before finishing/.test((err as Error).message)) {
+        await abandoned();
+        throw new AppError('queue_timeout', `No browser capacity became free within ${Math.round(timeoutMs / 1000)} s.`, { waitedMs: Date.now() - started });
+      }
+      throw decodeError(err);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Take a job nobody waits for out of the queue; if it was admitted meanwhile, undo it. */
+  private async abandon(job: Job, tenant: string): Promise<void> {
+    try {
+      await job.remove();
+      await this.opts.redis.decr(this.tenantKey(tenant)).catch(() => {});
+      return;
+    } catch {
+      // Active or already done: wait for its outcome and discard the session.
+    }
+    try {
+      const result = await job.waitUntilFinished(this.events, 60_000);
+      await this.opts.discard(result);
+    } catch {
+      /* it failed: nothing to undo */
+    }
+  }
+
+  private async pull(): Promise<void> {
+    const token = `${this.opts.nodeId}:${randomUUID()}`;
+    while (!this.closed) {
+      if (this.opts.freeSlots() - this.reserved < 1) {
+        await this.sleep(1000);
+        continue;
+      }
+      let job: Job | undefined;
+      try {
+        job = await this.worker.getNextJob(token, { block: true });
+      } catch (err) {
+        if (!this.closed) await this.sleep(500);
+        continue;
+      }
+      if (!job || this.closed) continue;
+      const data = job.data as AdmissionRequest;
+      await this.opts.redis.decr(this.tenantKey(data.tenant)).catch(() => {});
+      // Wait here for enough slots (a multi-role request), keeping the job locked.
+      while (!this.closed && this.opts.freeSlots() - this.reserved < data.slots) {
+        await this.sleep(500);
+        await job.extendLock(token, 30_000).catch(() => {});
+      }
+      this.reserved += data.slots;
+      const j = job;
+      const work: Promise<void> = this.opts
+        .admit(data)
+        .then(
+          (result) => j.moveToCompleted(result, token, false),
+          (err) => j.moveToFailed(encodeError(err), token, false),
+        )
+        .then(() => undefined, (err) => this.opts.logger?.warn({ err: String(err) }, 'admission job could not be settled'))
+        .finally(() => {
+          this.reserved -= data.slots;
+          this.inflight.delete(work);
+        });
+      this.inflight.add(work);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => { this.wake = null; resolve(); }, ms);
+      this.wake = () => { clearTimeout(t); this.wake = null; resolve(); };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake?.();
+    await Promise.all(this.inflight);
+    await this.worker.close(true).catch(() => {});
+    await Promise.all([this.events.close().catch(() => {}), this.queue.close().catch(() => {})]);
+    for (const c of this.connections) c.disconnect();
+    await this.loop?.catch(() => {});
+  }
+}

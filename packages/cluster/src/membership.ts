@@ -1,0 +1,72 @@
+import type { Redis } from 'ioredis';
+import { LeaseRegistry, type LeaseInfo } from './leases.js';
+import { NodeRegistry } from './nodes.js';
+
+// This node's part in the cluster: a heartbeat that announces the node (URL,
+// capacity, load) and renews every lease it holds. When the process dies the
+// heartbeat stops, and the maintenance job reaps what it held.
+
+export interface LocalState {
+  capacity: number;
+  leased: number;
+  sessions: number;
+  leases: LeaseInfo[];
+}
+
+export interface MembershipOptions {
+  redis: Redis;
+  prefix: string;
+  nodeId: string;
+  url: string;
+  heartbeatMs: number;
+  /** Leases and node records live this long without a heartbeat. */
+  ttlMs: number;
+  local: () => LocalState;
+  logger?: { warn(o: object, m?: string): void };
+}
+
+export class Membership {
+  readonly leases: LeaseRegistry;
+  readonly nodes: NodeRegistry;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly startedAt = new Date().toISOString();
+  private beating: Promise<void> | null = null;
+
+  constructor(private readonly opts: MembershipOptions) {
+    this.leases = new LeaseRegistry(opts.redis, opts.prefix, opts.ttlMs);
+    this.nodes = new NodeRegistry(opts.redis, opts.prefix, opts.ttlMs);
+  }
+
+  async start(): Promise<void> {
+    await this.beat();
+    this.timer = setInterval(() => {
+      // One beat at a time: a slow Redis must not pile them up.
+      if (!this.beating) this.beating = this.beat().finally(() => { this.beating = null; });
+    }, this.opts.heartbeatMs);
+    this.timer.unref();
+  }
+
+  async beat(): Promise<void> {
+    const local = this.opts.local();
+    try {
+      await this.nodes.heartbeat({
+        id: this.opts.nodeId,
+        url: this.opts.url,
+        capacity: local.capacity,
+        leased: local.leased,
+        sessions: local.sessions,
+        startedAt: this.startedAt,
+      });
+      await this.leases.renew(local.leases);
+    } catch (err) {
+      this.opts.logger?.warn({ err: String(err) }, 'heartbeat failed (Redis unreachable?)');
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.beating;
+    await this.nodes.remove(this.opts.nodeId).catch(() => {});
+  }
+}
