@@ -37,11 +37,42 @@ export interface ActionOutcome {
 
 const NEEDS_TARGET = new Set(['click', 'hover', 'fill', 'clear', 'select', 'check', 'uncheck', 'upload', 'drag']);
 
-function need<T>(value: T | undefined, field: string, action: string): T {
-  if (value === undefined || value === null || value === '') {
+function need<T>(value: T | undefined, field: string, action: string, allowEmpty = false): T {
+  if (value === undefined || value === null || (!allowEmpty && value === '')) {
     throw new AppError('invalid_request', `${action} needs "${field}".`, { field, action });
   }
   return value;
+}
+
+/**
+ * Fields each action cannot do without, checked before any target is looked up: a
+ * request that can never work is a 400 naming the field, whatever its ref says.
+ * An empty value is a real value for fill (empties the field) and select (the
+ * option whose value is "").
+ */
+function checkRequired(body: ActionBody): void {
+  switch (body.action) {
+    case 'navigate': need(body.url, 'url', body.action); break;
+    case 'fill': case 'select': need(body.value, 'value', body.action, true); break;
+    case 'type': need(body.text, 'text', body.action, true); break;
+    case 'press': need(body.key, 'key', body.action); break;
+    case 'upload': need(body.files, 'files', body.action); break;
+    case 'drag':
+      if (!body.targetRef && !body.targetDescription) {
+        throw new AppError('invalid_request', 'drag needs "targetRef" (or "targetDescription" as a fallback).', { field: 'targetRef', action: body.action });
+      }
+      break;
+    case 'wait_for':
+      if (body.text === undefined && body.textGone === undefined && body.time === undefined) {
+        throw new AppError('invalid_request', 'wait_for needs "text", "textGone" or "time".', { field: 'text', action: body.action });
+      }
+      break;
+    default:
+      break;
+  }
+  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.description) {
+    throw new AppError('invalid_request', `${body.action} needs a "ref" from the latest snapshot (or a "description" as a fallback).`, { field: 'ref', action: body.action });
+  }
 }
 
 export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref'): Promise<ResolvedTarget> {
@@ -53,6 +84,7 @@ export async function resolveTarget(state: PageState, ref: string | undefined, d
 export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext): Promise<ActionOutcome> {
   const started = Date.now();
   const page = state.page;
+  checkRequired(body);
   if (body.action !== 'handle_dialog') state.assertNoDialog();
   const epochBefore = state.navEpoch;
   const urlBefore = page.url();
@@ -147,16 +179,16 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       await loc.hover({ timeout });
       return undefined;
     case 'fill':
-      await loc.fill(String(need(body.value, 'value', 'fill')), { timeout });
+      await loc.fill(String(need(body.value, 'value', 'fill', true)), { timeout });
       return undefined;
     case 'clear':
       await loc.clear({ timeout });
       return undefined;
     case 'type': {
-      const text = need(body.text, 'text', 'type');
+      const text = need(body.text, 'text', 'type', true);
       if (loc) {
         if (!body.append) await loc.fill('', { timeout });
-        else await loc.focus({ timeout });
+        else await caretToEnd(loc, timeout);
         // Real key events, one per character: split OTP inputs and key handlers see them.
         await loc.pressSequentially(text, { timeout });
         if (body.submit) await loc.press('Enter', { timeout });
@@ -173,7 +205,7 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return undefined;
     }
     case 'select': {
-      const raw = need(body.value, 'value', 'select');
+      const raw = need(body.value, 'value', 'select', true);
       const values = Array.isArray(raw) ? raw : [raw];
       const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
       const selected = await loc.selectOption(opts as never, { timeout });
@@ -219,6 +251,35 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
   }
 }
 
+/**
+ * Focus the field with the caret after its text: focus() alone leaves the caret at the
+ * start of a value the page set, and "append" would then prepend.
+ */
+async function caretToEnd(loc: Locator, timeout: number): Promise<void> {
+  await loc.focus({ timeout });
+  const moved = await loc.evaluate((el) => {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+      try {
+        el.setSelectionRange(el.value.length, el.value.length);
+        return true;
+      } catch {
+        return false; // email, number ...: no selection API
+      }
+    }
+    if (el instanceof HTMLElement && el.isContentEditable) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      range.collapse(false);
+      const sel = window.getSelection();
+      sel?.removeAllRanges();
+      sel?.addRange(range);
+      return true;
+    }
+    return false;
+  }, undefined, { timeout });
+  if (!moved) await loc.press('End', { timeout });
+}
+
 async function scroll(page: Page, loc: Locator | undefined, body: ActionBody, timeout: number): Promise<unknown> {
   const dir = body.direction;
   const amount = body.amount ?? 600;
@@ -228,15 +289,17 @@ async function scroll(page: Page, loc: Locator | undefined, body: ActionBody, ti
   }
   const delta = { up: [0, -amount], down: [0, amount], left: [-amount, 0], right: [amount, 0] } as Record<string, [number, number]>;
   const args = { dir: dir ?? 'down', dx: delta[dir ?? 'down']?.[0] ?? 0, dy: delta[dir ?? 'down']?.[1] ?? 0 };
-  const fn = ({ dir, dx, dy }: typeof args, el?: Element | null) => {
-    const box = el ?? document.scrollingElement ?? document.documentElement;
+  // One self-contained function (Playwright ships its source to the page, so it cannot
+  // call helpers from here). The page itself scrolls through <html>, which stands for
+  // the document's scrolling element.
+  const target = loc ?? page.locator(':root');
+  return target.evaluate((el, { dir, dx, dy }) => {
+    const box = el === document.documentElement ? (document.scrollingElement ?? el) : el;
     if (dir === 'top') box.scrollTo(box.scrollLeft, 0);
     else if (dir === 'bottom') box.scrollTo(box.scrollLeft, box.scrollHeight);
     else box.scrollBy(dx, dy);
     return { scrollX: box.scrollLeft, scrollY: box.scrollTop, scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
-  };
-  if (loc) return loc.evaluate((el, a) => fn(a, el), args, { timeout });
-  return page.evaluate(fn, args);
+  }, args, { timeout });
 }
 
 async function waitFor(page: Page, body: ActionBody, timeout: number): Promise<unknown> {
