@@ -48,6 +48,8 @@ export interface SnapshotRecord {
   id: string;
   tree: AriaNode[];
   takenAt: number;
+  /** navEpoch when taken: snapshots of different documents are not diffed. */
+  epoch: number;
 }
 
 export class PageState extends EventEmitter<PageEvents> {
@@ -149,7 +151,7 @@ export class PageState extends EventEmitter<PageEvents> {
     const raw = await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs });
     const tree = normalizeTree(raw);
     const previous = this.lastSnapshot;
-    const current: SnapshotRecord = { id: `s${++this.snapshotSeq}`, tree, takenAt: Date.now() };
+    const current: SnapshotRecord = { id: `s${++this.snapshotSeq}`, tree, takenAt: Date.now(), epoch: this.navEpoch };
     this.lastSnapshot = current;
     for (const ref of indexRefs(tree).keys()) this.issuedRefs.set(ref, this.navEpoch);
     // Forget refs from long-gone documents so the map stays bounded.

@@ -1,6 +1,6 @@
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
-import { countForest, findRef } from './tree.js';
+import { type AriaNode, countForest, findRef } from './tree.js';
 import { renderSnapshot, type RenderFormat } from './render.js';
 import { diffSnapshots } from './diff.js';
 
@@ -73,7 +73,9 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
     totalRefs: totals.refs,
   };
 
-  if (opts.diff && previous) {
+  // A diff only makes sense against the same document: on a new page (or the first
+  // snapshot of a tab) the caller gets the full snapshot instead.
+  if (opts.diff && previous && previous.epoch === current.epoch) {
     const d = diffSnapshots(previous.tree, current.tree);
     // Diffs are bounded like everything else: keep the lists within the budget.
     const view: SnapshotView = { ...base, diff: { since: previous.id, ...d }, tokens: 0, truncated: false };
@@ -100,19 +102,40 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
     return view;
   }
 
-  const r = renderSnapshot(roots, { format, maxChars, depth: opts.depth });
+  // The budget covers the whole response body, not only the snapshot text: JSON
+  // escaping (quotes, newlines) and the truncation summary add to it. Render, measure
+  // the body, and shrink the text budget until the body fits.
+  const limit = maxTokens * CHARS_PER_TOKEN;
+  let textBudget = maxChars;
+  let maxCollapsed = 20;
+  let view!: SnapshotView;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    view = budgetedView(base, roots, { format, maxChars: textBudget, depth: opts.depth }, maxTokens, maxCollapsed);
+    const chars = JSON.stringify(view).length;
+    if (chars <= limit) break;
+    if (textBudget <= 100 && maxCollapsed <= 1) break; // cannot get smaller: the envelope alone is over
+    if (maxCollapsed > 1 && chars - limit < 2000) maxCollapsed = Math.max(1, maxCollapsed >> 1);
+    textBudget = Math.max(100, Math.floor(textBudget * (limit / chars) * 0.97) - 50);
+  }
+  return view;
+}
+
+function budgetedView(base: Omit<SnapshotView, 'snapshot' | 'tokens' | 'truncated'>, roots: AriaNode[], render: { format: RenderFormat; maxChars: number; depth?: number }, maxTokens: number, maxCollapsed: number): SnapshotView {
+  const r = renderSnapshot(roots, render);
   const view: SnapshotView = { ...base, snapshot: r.output, tokens: 0, truncated: r.truncated };
   if (r.truncated) {
-    const top = r.collapsed.slice(0, 20);
+    const top = r.collapsed.slice(0, maxCollapsed);
     view.truncation = {
       omittedNodes: r.omittedNodes,
       omittedRefs: r.omittedRefs,
       collapsed: top,
       hint: top.length
-        ? `Left out ${r.omittedNodes} nodes (${r.omittedRefs} refs) to fit ${opts.depth !== undefined ? `depth=${opts.depth} and ` : ''}maxTokens=${maxTokens}. Zoom in with ?ref=${top[0].ref}, or raise maxTokens.`
+        ? `Left out ${r.omittedNodes} nodes (${r.omittedRefs} refs) to fit ${render.depth !== undefined ? `depth=${render.depth} and ` : ''}maxTokens=${maxTokens}. Zoom in with ?ref=${top[0].ref}, or raise maxTokens.`
         : `Left out ${r.omittedNodes} nodes to fit maxTokens=${maxTokens}; raise maxTokens.`,
     };
   }
-  view.tokens = estimateTokens(JSON.stringify(view).length);
+  // tokens counts the body it is part of, its own digits included.
+  const chars = JSON.stringify(view).length;
+  view.tokens = estimateTokens(chars + String(estimateTokens(chars)).length - 1);
   return view;
 }
