@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
-import { indexRefs, type AriaElement } from '../snapshot/tree.js';
+import { indexRefs, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import { extractPhrases, roleHintFor, type AriaRole } from './phrases.js';
 
 // Ref first (seed 004): a ref from the latest snapshot resolves through Playwright's
@@ -48,42 +48,79 @@ export async function resolveRef(state: PageState, ref: string): Promise<Resolve
   });
 }
 
-interface Rung {
-  name: string;
-  code: string;
-  locator: Locator;
-}
+type RungKind = 'role' | 'label' | 'placeholder' | 'text';
 
 function q(s: string): string {
   return JSON.stringify(s).replace(/^"|"$/g, "'").replace(/\\"/g, '"');
 }
 
-function rungsFor(page: Page, phrase: string, hint: AriaRole | null): Rung[] {
-  const rungs: Rung[] = [];
-  if (hint) {
-    rungs.push({ name: `role:${hint}`, code: `getByRole('${hint}', { name: ${q(phrase)} })`, locator: page.getByRole(hint, { name: phrase }) });
-  }
-  rungs.push(
-    { name: 'label', code: `getByLabel(${q(phrase)})`, locator: page.getByLabel(phrase) },
-    { name: 'placeholder', code: `getByPlaceholder(${q(phrase)})`, locator: page.getByPlaceholder(phrase) },
-    { name: 'text', code: `getByText(${q(phrase)})`, locator: page.getByText(phrase) },
-  );
-  return rungs;
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-async function visibleMatches(locator: Locator, cap = 20): Promise<Locator[]> {
-  const n = Math.min(await locator.count().catch(() => 0), cap);
-  const out: Locator[] = [];
-  for (let i = 0; i < n; i++) {
-    const l = locator.nth(i);
-    if (await l.isVisible().catch(() => false)) out.push(l);
+/** The rung's locator for a phrase: fuzzy (substring, any case) or the whole name in any case. */
+function rungLocator(page: Page, kind: RungKind, phrase: string, hint: AriaRole | null, exact: boolean): { locator: Locator; code: string } {
+  const re = new RegExp(`^\\s*${escapeRegExp(phrase)}\\s*$`, 'i');
+  const arg = exact ? re.toString() : q(phrase);
+  switch (kind) {
+    case 'role':
+      return { locator: page.getByRole(hint!, { name: exact ? re : phrase }), code: `getByRole('${hint}', { name: ${arg} })` };
+    case 'label':
+      return { locator: page.getByLabel(exact ? re : phrase), code: `getByLabel(${arg})` };
+    case 'placeholder':
+      return { locator: page.getByPlaceholder(exact ? re : phrase), code: `getByPlaceholder(${arg})` };
+    case 'text':
+      return { locator: page.getByText(exact ? re : phrase), code: `getByText(${arg})` };
   }
-  return out;
+}
+
+/** Visible matches only: a hidden element never wins, however well it matches. */
+async function visibleCount(locator: Locator): Promise<{ visible: Locator; count: number }> {
+  const visible = locator.filter({ visible: true });
+  return { visible, count: await visible.count().catch(() => 0) };
 }
 
 export interface DescribeOptions {
   /** How long to keep retrying the ladder while the page settles. */
   waitMs: number;
+}
+
+interface Ambiguity {
+  rung: string;
+  phrase: string;
+  visible: Locator;
+  count: number;
+}
+
+/**
+ * The ladder, strongest kind of match first: with a role hint from the words, the role
+ * rung is tried for every phrase before any label, placeholder or text match, so "the
+ * Sign in button" is the button even when a link has the same text. Within a rung,
+ * phrases go most specific first; a fuzzy match that finds several elements narrows to
+ * a whole-name match if that is unique. A rung that stays ambiguous ends the descent:
+ * a weaker rung must not win just because it happens to match one thing.
+ */
+async function runLadder(state: PageState, description: string, phrases: string[], hint: AriaRole | null): Promise<ResolvedTarget | Ambiguity | null> {
+  const page = state.page;
+  const kinds: RungKind[] = hint ? ['role', 'label', 'placeholder', 'text'] : ['label', 'placeholder', 'text'];
+  for (const kind of kinds) {
+    let ambiguity: Ambiguity | null = null;
+    for (const phrase of phrases) {
+      const fuzzy = rungLocator(page, kind, phrase, hint, false);
+      let { visible, count } = await visibleCount(fuzzy.locator);
+      let code = fuzzy.code;
+      if (count > 1) {
+        const exact = rungLocator(page, kind, phrase, hint, true);
+        const narrowed = await visibleCount(exact.locator);
+        if (narrowed.count === 1) ({ visible, count, code } = { ...narrowed, code: exact.code });
+      }
+      const rung = kind === 'role' ? `role:${hint}` : kind;
+      if (count === 1) return { locator: visible, resolvedBy: `description:${rung}`, code };
+      if (count > 1 && !ambiguity) ambiguity = { rung, phrase, visible, count };
+    }
+    if (ambiguity) return ambiguity;
+  }
+  return null;
 }
 
 export async function resolveDescription(state: PageState, description: string, opts: DescribeOptions): Promise<ResolvedTarget> {
@@ -95,27 +132,18 @@ export async function resolveDescription(state: PageState, description: string, 
   }
   const deadline = Date.now() + opts.waitMs;
   for (;;) {
-    for (const phrase of phrases) {
-      for (const rung of rungsFor(page, phrase, hint)) {
-        let matches = await visibleMatches(rung.locator);
-        if (matches.length > 1) {
-          // Several fuzzy matches: an exact-name match, if unique, is not a guess.
-          const exact = await visibleMatches(exactVariant(page, rung, phrase, hint));
-          if (exact.length === 1) matches = exact;
-        }
-        if (matches.length === 1) {
-          return { locator: matches[0], resolvedBy: `description:${rung.name}`, code: rung.code };
-        }
-        if (matches.length > 1) {
-          throw new AppError('ambiguous_target', `"${description}" matches ${matches.length} visible elements (${rung.name}: ${phrase}); pick one by ref.`, {
-            description,
-            phrase,
-            rung: rung.name,
-            candidates: await describeCandidates(state, matches.slice(0, 10)),
-            hint: 'Use one of the candidate refs, or a more specific description.',
-          });
-        }
-      }
+    const hit = await runLadder(state, description, phrases, hint);
+    if (hit && 'resolvedBy' in hit) return hit;
+    if (hit) {
+      const shown = Math.min(hit.count, 10);
+      throw new AppError('ambiguous_target', `"${description}" matches ${hit.count} visible elements (${hit.rung}: ${hit.phrase}); pick one by ref.`, {
+        description,
+        phrase: hit.phrase,
+        rung: hit.rung,
+        matchCount: hit.count,
+        candidates: await describeCandidates(state, Array.from({ length: shown }, (_, i) => hit.visible.nth(i)), hit.phrase),
+        hint: 'Use one of the candidate refs, or a more specific description.',
+      });
     }
     if (Date.now() >= deadline) break;
     await page.waitForTimeout(Math.min(250, Math.max(0, deadline - Date.now())));
@@ -123,34 +151,63 @@ export async function resolveDescription(state: PageState, description: string, 
   throw new AppError('target_not_found', `No visible element matches "${description}".`, await collectDiagnostics(state, description, phrases, hint));
 }
 
-function exactVariant(page: Page, rung: Rung, phrase: string, hint: AriaRole | null): Locator {
-  if (rung.name.startsWith('role:') && hint) return page.getByRole(hint, { name: phrase, exact: true });
-  if (rung.name === 'label') return page.getByLabel(phrase, { exact: true });
-  if (rung.name === 'placeholder') return page.getByPlaceholder(phrase, { exact: true });
-  return page.getByText(phrase, { exact: true });
+/** Refs of the main frame, in document order (the ladder only searches the main frame). */
+function mainFrameRefs(nodes: AriaNode[], out: [string, AriaElement][] = []): [string, AriaElement][] {
+  for (const n of nodes) {
+    if (!isElement(n)) continue;
+    if (n.ref) out.push([n.ref, n]);
+    // An iframe's content lives in another frame: its elements cannot be compared here.
+    if (n.role !== 'iframe') mainFrameRefs(n.children ?? [], out);
+  }
+  return out;
 }
 
-/** Candidates with the refs the agent can use: matched to refs of a fresh full snapshot. */
-async function describeCandidates(state: PageState, matches: Locator[]): Promise<{ ref?: string; role?: string; name?: string; text: string }[]> {
-  const { current } = await state.snapshot(5000);
-  const refs = [...indexRefs(current.tree).entries()];
+/** Does the node show the phrase in its name, a property or its own text? */
+function mentions(n: AriaElement, needle: string): boolean {
+  for (const [k, v] of Object.entries(n)) if (k !== 'children' && typeof v === 'string' && v.toLowerCase().includes(needle)) return true;
+  return (n.children ?? []).some((c) => typeof c === 'string' && c.toLowerCase().includes(needle));
+}
+
+/**
+ * Candidates with the refs the agent can use, matched by element identity to the refs
+ * of a fresh full snapshot. Refs that mention the phrase are compared first, so a big
+ * page costs a handful of look-ups instead of one per ref.
+ */
+async function describeCandidates(state: PageState, matches: Locator[], phrase: string): Promise<{ ref?: string; role?: string; name?: string; text: string }[]> {
   const page = state.page;
-  const candHandles = (await Promise.all(matches.map((m) => m.elementHandle({ timeout: 1000 }).catch(() => null)))).filter((h) => h !== null);
-  // Compare elements in one page call: candidate handles against every ref's element.
-  const refLocs = refs.slice(0, 2000).map(([ref]) => ref);
-  const refHandles = await Promise.all(refLocs.map((r) => page.locator(`aria-ref=${r}`).elementHandle({ timeout: 500 }).catch(() => null)));
-  const idx: number[] = await page.evaluate(
-    ([cands, refEls]) => cands.map((c) => (refEls as unknown[]).indexOf(c)),
-    [candHandles, refHandles] as const,
+  const { current } = await state.snapshot(5000);
+  const refs = mainFrameRefs(current.tree);
+  const needle = phrase.toLowerCase();
+  const likely = refs.filter(([, n]) => mentions(n, needle));
+  const rest = refs.filter(([, n]) => !mentions(n, needle)).slice(0, 1000);
+  const cands = await Promise.all(matches.map((m) => m.elementHandle({ timeout: 2000 }).catch(() => null)));
+  const texts = await Promise.all(
+    cands.map((h) => (h ? h.evaluate((el) => (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 80)).catch(() => '') : Promise.resolve(''))),
   );
-  await Promise.all([...candHandles, ...refHandles].map((h) => h?.dispose().catch(() => {})));
-  return Promise.all(
-    candHandles.map(async (h, i) => {
-      const hit = idx[i] >= 0 ? (refs[idx[i]][1] as AriaElement) : undefined;
-      const text = ((await h.textContent().catch(() => '')) ?? '').trim().replace(/\s+/g, ' ').slice(0, 80);
-      return { ...(hit ? { ref: hit.ref, role: hit.role, ...(hit.name ? { name: hit.name } : {}) } : {}), text };
-    }),
-  );
+  const found: (AriaElement | undefined)[] = cands.map(() => undefined);
+  try {
+    for (const pool of [likely, rest]) {
+      if (cands.every((h, i) => !h || found[i])) break;
+      const handles = await Promise.all(pool.map(([ref]) => page.locator(`aria-ref=${ref}`).elementHandle({ timeout: 2000 }).catch(() => null)));
+      try {
+        // One page call compares every candidate with every ref element.
+        const idx = await page.evaluate(([c, r]) => c.map((x) => (x ? r.indexOf(x) : -1)), [cands, handles] as const);
+        idx.forEach((k, i) => {
+          if (k >= 0 && !found[i]) found[i] = pool[k][1];
+        });
+      } finally {
+        await Promise.all(handles.map((h) => h?.dispose().catch(() => {})));
+      }
+    }
+  } catch {
+    /* candidates without refs still carry their text */
+  } finally {
+    await Promise.all(cands.map((h) => h?.dispose().catch(() => {})));
+  }
+  return cands.map((_, i) => {
+    const hit = found[i];
+    return { ...(hit ? { ref: hit.ref, role: hit.role, ...(hit.name ? { name: hit.name } : {}) } : {}), text: texts[i] };
+  });
 }
 
 export async function collectDiagnostics(state: PageState, description: string, phrases: string[], hint: AriaRole | null): Promise<Record<string, unknown>> {
