@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -57,6 +57,7 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions): Promise<Em
   const binary = findRedisBinary(opts.binary);
   if (!binary) throw new RedisBinaryMissingError();
   mkdirSync(opts.dataDir, { recursive: true });
+  await stopOrphanedRedis(opts.dataDir, opts.logger);
   const port = opts.port || (await freePort());
   const child: ChildProcess = spawn(
     binary,
@@ -128,4 +129,68 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions): Promise<Em
       return stopping;
     },
   };
+}
+
+interface ProcEntry { pid: number; ppid: number; cmdline: string }
+
+function readProc(pid: number): ProcEntry | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' || fields[0] === 'X') return null; // exited, not reaped yet
+    return { pid, ppid: Number(fields[1]), cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') };
+  } catch {
+    return null;
+  }
+}
+
+/** redis-server processes serving dataDir: redis chdirs into its --dir, so its cwd tells (Linux /proc). */
+export function findRedisServing(dataDir: string): ProcEntry[] {
+  let dir: string;
+  let entries: string[];
+  try {
+    dir = realpathSync(dataDir); // what /proc/<pid>/cwd shows, symlinks resolved
+    entries = readdirSync('/proc');
+  } catch {
+    return []; // no such dir yet, or not Linux: nothing to look for
+  }
+  const out: ProcEntry[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const p = readProc(Number(entry));
+    if (!p || !/(^|\/)redis-server( |$)/.test(p.cmdline)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === dir) out.push(p);
+    } catch {
+      /* another user's process, or gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * A service killed with SIGKILL (or by the OOM killer) cannot stop its redis-server: it
+ * keeps running, orphaned, on this data dir. Starting a second one on the same AOF files
+ * would corrupt them, so stop the orphan first (SIGTERM: it flushes the AOF and exits).
+ * A redis-server whose parent is still a live Node process belongs to a running service
+ * sharing this STATE_DIR: refuse rather than pull its Redis away.
+ */
+export async function stopOrphanedRedis(dataDir: string, logger?: EmbeddedRedisOptions['logger']): Promise<void> {
+  for (const proc of findRedisServing(dataDir)) {
+    const parent = proc.ppid > 1 ? readProc(proc.ppid) : null;
+    if (parent && /(^|\/)node( |$)/.test(parent.cmdline)) {
+      throw new Error(
+        `${path.resolve(dataDir)} is in use by the redis-server (pid ${proc.pid}) of another running service (pid ${parent.pid}); give each service its own STATE_DIR.`,
+      );
+    }
+    logger?.warn({ pid: proc.pid, dataDir }, 'stopping an orphaned redis-server left by an earlier run');
+    const signal = (sig: NodeJS.Signals) => { try { process.kill(proc.pid, sig); } catch { /* gone */ } };
+    signal('SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (readProc(proc.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (readProc(proc.pid)) {
+      signal('SIGKILL');
+      while (readProc(proc.pid)) await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
