@@ -43,6 +43,7 @@ export class LiveRole {
     readonly viewport: { width: number; height: number },
     readonly baseURL: string | undefined,
     private readonly onPageEvent: (role: LiveRole, state: PageState) => void,
+    private readonly session?: LiveSession,
   ) {}
 
   get context(): BrowserContext {
@@ -79,7 +80,22 @@ export class LiveRole {
   /** Run fn on a tab, after any command already running on it. */
   run<T>(pageId: string | undefined, fn: (state: PageState) => Promise<T>): Promise<T> {
     const state = this.page(pageId);
-    return this.queues.get(state.id)!.run(() => fn(state));
+    const session = this.session;
+    if (!session) return this.queues.get(state.id)!.run(() => fn(state));
+    // Queued and running work counts as use: a long action must not idle the session out.
+    session.busy++;
+    return this.queues.get(state.id)!.run(async () => {
+      try {
+        return await fn(state);
+      } catch (err) {
+        // Cut short because the session ended (DELETE, TTL, crash): say that, not
+        // "the context is gone".
+        throw session.endedError() ?? err;
+      } finally {
+        session.busy--;
+        session.lastUsed = Date.now();
+      }
+    });
   }
 
   pageInfos(): PageInfo[] {
@@ -98,9 +114,19 @@ export class LiveSession {
   lastUsed = Date.now();
   /** Open streams watching this session: while any is open it does not idle out. */
   holds = 0;
+  /** Page operations queued or running on its tabs: while any is, it does not idle out. */
+  busy = 0;
   lastFlushed = 0;
   ending = false;
+  /** Set as soon as end() starts, before Redis knows. */
+  ended: { status: Exclude<SessionStatus, 'active'>; reason: string } | null = null;
   constructor(public record: SessionRecord) {}
+
+  endedError(): AppError | null {
+    if (!this.ended) return null;
+    const { status, reason } = this.ended;
+    return new AppError(END_CODES[status], `Session ${this.record.id} is ${status} (${reason}).`, { sessionId: this.record.id, status, reason });
+  }
 
   role(name: string): LiveRole {
     const r = this.roles.get(name);
@@ -129,6 +155,8 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   private readonly live = new Map<string, LiveSession>();
   private readonly byLease = new Map<string, { sessionId: string; role: string; tenant: string }>();
   private sweeper: NodeJS.Timeout | null = null;
+  /** Sessions being ended: gone from `live`, not yet marked ended in Redis. */
+  private readonly ending = new Map<string, LiveSession>();
   private closing = false;
   private readonly log: PoolLogger;
 
@@ -232,7 +260,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     if (spec.baseURL) setContextBaseURL(lease.context, spec.baseURL);
     const role = new LiveRole(spec.name, lease, viewport, spec.baseURL, (r, state) => {
       this.emit('page-created', { sessionId: session.record.id, role: r.name, state });
-    });
+    }, session);
     session.roles.set(spec.name, role);
     this.byLease.set(lease.id, { sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
     this.emit('lease-acquired', { id: lease.id, sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
@@ -271,8 +299,13 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       return s;
     }
     // Not live here: say why (ended, another tenant's, elsewhere, unknown).
-    const rec = await this.store.get(id);
-    throw this.unavailable(tenant, id, rec);
+    throw await this.whyUnavailable(tenant, id);
+  }
+
+  private async whyUnavailable(tenant: string, id: string): Promise<AppError> {
+    const e = this.ending.get(id);
+    if (e && e.record.tenant === tenant && e.ended) return e.endedError()!;
+    return this.unavailable(tenant, id, await this.store.get(id));
   }
 
   private unavailable(tenant: string, id: string, rec: SessionRecord | null): AppError {
@@ -292,6 +325,8 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   async get(tenant: string, id: string): Promise<Session> {
     const s = this.live.get(id);
     if (s && s.record.tenant === tenant && !s.ending) return this.describe(s);
+    const e = this.ending.get(id);
+    if (e && e.record.tenant === tenant && e.ended) throw e.endedError()!;
     const rec = await this.store.get(id);
     // Active but owned by another node: its record is the answer (the cluster forwards live calls).
     if (rec && rec.tenant === tenant && rec.status === 'active' && rec.node !== this.opts.nodeId) return this.describeRecord(rec);
@@ -308,10 +343,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
 
   async delete(tenant: string, id: string): Promise<void> {
     const s = this.live.get(id);
-    if (!s || s.record.tenant !== tenant || s.ending) {
-      const rec = await this.store.get(id);
-      throw this.unavailable(tenant, id, rec);
-    }
+    if (!s || s.record.tenant !== tenant || s.ending) throw await this.whyUnavailable(tenant, id);
     await this.end(id, 'closed', 'deleted');
   }
 
@@ -324,7 +356,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       // The session ended while we leased: give the context back.
       const r = s.roles.get(spec.name);
       if (r) await this.releaseRole(r);
-      throw this.unavailable(tenant, id, await this.store.get(id));
+      throw await this.whyUnavailable(tenant, id);
     }
     s.record.roles.push({ name: spec.name, viewport: spec.viewport ?? { ...DEFAULT_VIEWPORT } });
     await this.store.put(s.record);
@@ -409,12 +441,18 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     const s = this.live.get(id);
     if (!s || s.ending) return;
     s.ending = true;
+    s.ended = { status, reason };
     this.live.delete(id);
-    await Promise.all([...s.roles.values()].map((r) => this.releaseRole(r)));
+    this.ending.set(id, s);
     try {
-      await this.store.end(s.record, status, reason);
-    } catch (err) {
-      this.log.warn({ sessionId: id, err: String(err) }, 'could not record session end in Redis');
+      await Promise.all([...s.roles.values()].map((r) => this.releaseRole(r)));
+      try {
+        await this.store.end(s.record, status, reason);
+      } catch (err) {
+        this.log.warn({ sessionId: id, err: String(err) }, 'could not record session end in Redis');
+      }
+    } finally {
+      this.ending.delete(id);
     }
     this.log.info({ sessionId: id, status, reason }, 'session ended');
     this.emit('session-ended', { id, status, reason });
@@ -423,7 +461,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const s of [...this.live.values()]) {
-      if (s.holds > 0) s.lastUsed = now;
+      if (s.holds > 0 || s.busy > 0) s.lastUsed = now;
       const idleLeft = s.lastUsed + s.record.idleTimeoutSeconds * 1000 - now;
       const ttlLeft = Date.parse(s.record.expiresAt) - now;
       if (ttlLeft <= 0) await this.end(s.record.id, 'expired', 'ttl');
