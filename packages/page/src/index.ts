@@ -16,3 +16,5 @@ export type * from './bridge/protocol.js';
 export * from './explore/budget.js';
 export * from './explore/aria-path.js';
 export * from './explore/explore.js';
+export * from './inspect/inspect.js';
+export * from './inspect/frames.js';

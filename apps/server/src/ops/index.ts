@@ -2,8 +2,9 @@ import { defineOps } from './registry.js';
 import { pageOps } from './page-ops.js';
 import { observeOps } from './observe-ops.js';
 import { exploreOps } from './explore-ops.js';
+import { inspectOps } from './inspect-ops.js';
 
 export * from './registry.js';
 
 /** Every page operation, REST and WebSocket alike. */
-export const ALL_OPS = defineOps([...pageOps, ...observeOps, ...exploreOps]);
+export const ALL_OPS = defineOps([...pageOps, ...observeOps, ...exploreOps, ...inspectOps]);

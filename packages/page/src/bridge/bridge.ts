@@ -43,6 +43,8 @@ export interface HandOffItem {
   tag: string;
   /** Exactly one element (a ref): resolved like an action would resolve it. */
   single?: boolean;
+  /** Hand off at most this many matches (document order). */
+  limit?: number;
 }
 
 const bridges = new WeakMap<Page, Bridge>();
@@ -226,13 +228,14 @@ export class Bridge {
    */
   async handOff(slot: string, items: HandOffItem[]): Promise<number[]> {
     return Promise.all(
-      items.map(({ locator, tag, single }) => {
-        const args = [this.eventName, `${slot}\u0001${tag}`] as const;
+      items.map(({ locator, tag, single, limit }) => {
+        const args = [this.eventName, `${slot}\u0001${tag}`, limit ?? 100_000] as const;
         const p = single
           ? locator.evaluate((el, [name, detail]) => (el.dispatchEvent(new CustomEvent(name, { detail, composed: true })), 1), args, { timeout: 2000 })
-          : locator.evaluateAll((els, [name, detail]) => {
-              for (let i = 0; i < els.length; i++) els[i].dispatchEvent(new CustomEvent(name, { detail, composed: true }));
-              return els.length;
+          : locator.evaluateAll((els, [name, detail, max]) => {
+              const n = els.length < max ? els.length : max;
+              for (let i = 0; i < n; i++) els[i].dispatchEvent(new CustomEvent(name, { detail, composed: true }));
+              return n;
             }, args);
         return p.catch(() => 0);
       }),

@@ -14,6 +14,7 @@ import { BridgeError, anchors, container, pattern, type PathRef } from './explor
 import { OPS as INSPECT_OPS } from './inspect.js';
 import { serializeFrame } from './serialize.js';
 import { LOCATOR_OPS } from './locators.js';
+import { bestSelector } from './selectors.js';
 
 interface Caught {
   tag: string;
@@ -81,7 +82,7 @@ const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) 
 };
 
 /** Ops that work on the whole document and need no caught element. */
-const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'frames', 'inspectDom', 'ping', 'selectorFor']);
+const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'frames', 'inspectDom', 'ping', 'selectorFor', 'frameOwner']);
 
 function run(op: string, args: Args, ...extra: unknown[]): unknown {
   const needsTarget = args.slot !== undefined || !DOCUMENT_OPS.has(op);
@@ -100,5 +101,6 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
 }
 
 OPS.ping = () => ({ ok: true, url: location.href });
+OPS.selectorFor = (_a, _l, extra) => bestSelector(extra[0] as Element);
 
 (globalThis as any).__ariadne = { install, run };
