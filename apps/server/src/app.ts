@@ -5,6 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerForwarding } from './plugins/forward.js';
+import { opsRoutes } from './routes/ops.js';
 import { registerValidation } from './plugins/validation.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { pageOpRoutes } from './routes/page-ops.js';
@@ -52,14 +54,16 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
     },
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, (code) => deps.metrics?.errors.inc({ code }));
   registerValidation(app);
   registerAuth(app, deps.config.apiKeys);
+  await registerForwarding(app, deps);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
 
   await app.register(healthRoutes(deps));
+  await app.register(opsRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(pageOpRoutes(deps));
   await app.register(streamRoutes(deps, {

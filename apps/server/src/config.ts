@@ -37,6 +37,13 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', description: 'Grace period for a graceful shutdown before browsers are killed.' },
   { name: 'STREAM_PING_INTERVAL_MS', default: '20000', description: 'WebSocket keep-alive ping interval; a client missing two pings is closed (4000).' },
   { name: 'STREAM_MESSAGES_PER_SECOND', default: '100', description: 'Messages a WebSocket client may send per second (bursts of 2x); beyond it: rate_limited replies.' },
+  { name: 'NODE_URL', default: 'http://HOST:PORT', description: 'How other nodes reach this one (forwarded requests). Set it when HOST is 0.0.0.0 or behind NAT.' },
+  { name: 'LEASE_TTL_MS', default: '10000', description: 'A context lease (and a node) without a heartbeat for this long is dead; its sessions become lost.' },
+  { name: 'HEARTBEAT_MS', default: '2000', description: 'How often a node renews its leases and its node record (at most LEASE_TTL_MS / 2).' },
+  { name: 'REAP_INTERVAL_MS', default: '2000', description: 'How often the maintenance job reaps expired leases and dead nodes.' },
+  { name: 'QUEUE_MAX', default: '100', description: 'Session requests that may wait for capacity cluster-wide; beyond it: 429 queue_full.' },
+  { name: 'QUEUE_TIMEOUT_SECONDS', default: '30', description: 'Default time a session request waits for capacity before 503 queue_timeout.' },
+  { name: 'WORKER_MODE', default: 'inline', description: 'inline: run the BullMQ workers (maintenance, runs) in the server process; off: run `node apps/worker/dist/main.js` separately.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -55,6 +62,7 @@ export interface Config {
   apiKeys: Map<string, string>;
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number };
+  cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
   nodeId: string;
   logLevel: string;
 }
@@ -131,6 +139,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const workerMode = str('WORKER_MODE', 'inline');
+  if (workerMode !== 'inline' && workerMode !== 'off') problems.push(`WORKER_MODE=${workerMode} must be inline or off`);
+  const leaseTtlMs = int('LEASE_TTL_MS', 10_000, 500, 600_000);
+  const heartbeatMs = int('HEARTBEAT_MS', 2000, 100, 300_000);
+  if (heartbeatMs * 2 > leaseTtlMs) problems.push(`HEARTBEAT_MS (${heartbeatMs}) must be at most half of LEASE_TTL_MS (${leaseTtlMs})`);
+  const nodeUrl = str('NODE_URL', '');
+  if (nodeUrl && !/^https?:\/\/[^/]+/.test(nodeUrl)) problems.push(`NODE_URL=${nodeUrl} must be an http(s) URL`);
+
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1'),
@@ -157,6 +173,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stream: {
       pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),
       messagesPerSecond: int('STREAM_MESSAGES_PER_SECOND', 100, 1, 100_000),
+    },
+    cluster: {
+      nodeUrl: nodeUrl.replace(/\/$/, ''),
+      leaseTtlMs,
+      heartbeatMs,
+      reapIntervalMs: int('REAP_INTERVAL_MS', 2000, 100, 600_000),
+      queueMax: int('QUEUE_MAX', 100, 0, 1_000_000),
+      queueTimeoutSeconds: int('QUEUE_TIMEOUT_SECONDS', 30, 0, 3600),
+      workerMode: workerMode as 'inline' | 'off',
     },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,

@@ -7,6 +7,9 @@ import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } fro
 import { BrowserPool, SessionManager } from '@ariadne/pool';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
+import { joinCluster, type ClusterNode } from './cluster.js';
+import { Metrics } from './metrics.js';
+import type { ServerDeps } from './deps.js';
 
 // Starts and stops the whole service in order: Redis (given or embedded), the browser
 // pool, the session manager, then the HTTP server. close() undoes it in reverse and
@@ -104,7 +107,20 @@ export async function startService(config: Config, logger: Logger = createLogger
   sessions.start();
   cleanups.push(() => sessions.close());
 
-  const app = await buildApp({ config, sessions, pool, redis }, logger);
+  const metrics = new Metrics({
+    sessions: () => sessions.liveCount,
+    leased: () => pool.leasedCount,
+    capacity: () => pool.capacity,
+    restarts: () => pool.stats().restarts,
+    clusterLeases: async () => cluster?.membership.leases.count() ?? pool.leasedCount,
+    queued: async () => cluster?.admission.queued() ?? 0,
+  }, config.nodeId);
+  let cluster: ClusterNode | null = null;
+  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null };
+  // Shutdown runs these in reverse: HTTP first, then intake, sessions, membership.
+  cleanups.push(async () => cluster?.leave());
+  cleanups.push(async () => cluster?.stopIntake());
+  const app = await buildApp(deps, logger);
   cleanups.push(() => app.close());
   let url: string;
   try {
@@ -112,6 +128,14 @@ export async function startService(config: Config, logger: Logger = createLogger
   } catch (err) {
     await undo();
     throw new StartupError(`Cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+  const nodeUrl = config.cluster.nodeUrl || url.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1');
+  try {
+    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics });
+    deps.cluster = cluster;
+  } catch (err) {
+    await undo();
+    throw new StartupError(`Could not join the cluster through Redis: ${(err as Error).message}`);
   }
   if (config.apiKeys.size === 0) {
     logger.warn('No API keys configured: local open mode, every caller is tenant "local". Set API_KEYS before exposing this service.');

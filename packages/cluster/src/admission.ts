@@ -32,8 +32,6 @@ export interface AdmissionOptions {
   freeSlots: () => number;
   /** Create the session on this node (the admitting node). */
   admit: (req: AdmissionRequest) => Promise<unknown>;
-  /** A result nobody waits for any more (timed out or disconnected): undo it. */
-  discard: (result: unknown) => Promise<void>;
   logger?: { warn(o: object, m?: string): void; info(o: object, m?: string): void };
 }
 
@@ -70,6 +68,8 @@ export class Admission {
   private loop: Promise<void> | null = null;
   private readonly inflight = new Set<Promise<void>>();
   private readonly tenantKey: (t: string) => string;
+  /** Requests waiting in the queue, cluster-wide (the cap is enforced on this). */
+  private readonly depthKey: string;
 
   constructor(private readonly opts: AdmissionOptions) {
     const prefix = bullPrefix(opts.redisPrefix);
@@ -83,6 +83,7 @@ export class Admission {
     // No processor: jobs are pulled by hand, only when this node has a free slot.
     this.worker = new Worker(QUEUES.admission, null, { connection: conn(), prefix, autorun: false, lockDuration: 30_000 });
     this.tenantKey = (t) => `${opts.redisPrefix}admission:tenant:${t}`;
+    this.depthKey = `${opts.redisPrefix}admission:depth`;
     this.queue.on('error', () => {});
     this.events.on('error', () => {});
     this.worker.on('error', () => {});
@@ -90,6 +91,7 @@ export class Admission {
 
   async start(): Promise<void> {
     await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady(), this.worker.waitUntilReady()]);
+    await this.resync();
     // Jobs held by a node that died mid-admission go back to the queue.
     void this.worker.startStalledCheckTimer().catch(() => {});
     this.loop = this.pull();
@@ -105,11 +107,26 @@ export class Admission {
   }
 
   /**
+   * Re-align the depth counter with BullMQ's own count (a node that died between
+   * taking a job and decrementing would otherwise leave it one too high).
+   */
+  async resync(): Promise<void> {
+    const actual = await this.queued();
+    await withRedis(() => this.opts.redis.set(this.depthKey, actual));
+  }
+
+  /**
    * Admit a create request: at once when nobody is waiting and this node has room,
    * else through the queue, waiting up to timeoutMs. Throws 429 queue_full, 503
    * queue_timeout, or the admitting node's error.
    */
-  async request(req: Omit<AdmissionRequest, 'node' | 'enqueuedAt'>, timeoutMs: number, signal?: AbortSignal): Promise<AdmissionResult> {
+  async request(
+    req: Omit<AdmissionRequest, 'node' | 'enqueuedAt'>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    /** Undo a result nobody waits for any more (timed out or disconnected). */
+    discard: (result: unknown) => Promise<void> = async () => {},
+  ): Promise<AdmissionResult> {
     const started = Date.now();
     const full: AdmissionRequest = { ...req, node: this.opts.nodeId, enqueuedAt: started };
     const waiting = await this.queued();
@@ -122,8 +139,12 @@ export class Admission {
         this.slotFreed();
       }
     }
-    if (waiting >= this.opts.maxQueued) {
-      throw new AppError('queue_full', `The admission queue is full (${waiting} waiting); retry later.`, { queued: waiting, max: this.opts.maxQueued }, { 'retry-after': '5' });
+    // The cap is checked and taken in one atomic INCR, so concurrent requests on any
+    // node cannot overfill the queue.
+    const depth = await withRedis(() => this.opts.redis.incr(this.depthKey));
+    if (depth > this.opts.maxQueued) {
+      await this.opts.redis.decr(this.depthKey).catch(() => {});
+      throw new AppError('queue_full', `The admission queue is full (${this.opts.maxQueued} waiting); retry later.`, { queued: depth - 1, max: this.opts.maxQueued }, { 'retry-after': '5' });
     }
     const priority = await withRedis(async () => {
       const n = await this.opts.redis.incr(this.tenantKey(req.tenant));
@@ -134,10 +155,10 @@ export class Admission {
     try {
       job = await withRedis(() => this.queue.add('create', full, { jobId: randomUUID(), priority, removeOnComplete: { age: 300 }, removeOnFail: { age: 300 } }));
     } catch (err) {
-      await this.opts.redis.decr(this.tenantKey(req.tenant)).catch(() => {});
+      await this.opts.redis.multi().decr(this.tenantKey(req.tenant)).decr(this.depthKey).exec().catch(() => {});
       throw err;
     }
-    const abandoned = () => this.abandon(job, req.tenant);
+    const abandoned = () => this.abandon(job, req.tenant, discard);
     const onAbort = () => void abandoned();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -156,17 +177,17 @@ export class Admission {
   }
 
   /** Take a job nobody waits for out of the queue; if it was admitted meanwhile, undo it. */
-  private async abandon(job: Job, tenant: string): Promise<void> {
+  private async abandon(job: Job, tenant: string, discard: (result: unknown) => Promise<void>): Promise<void> {
     try {
       await job.remove();
-      await this.opts.redis.decr(this.tenantKey(tenant)).catch(() => {});
+      await this.opts.redis.multi().decr(this.tenantKey(tenant)).decr(this.depthKey).exec().catch(() => {});
       return;
     } catch {
       // Active or already done: wait for its outcome and discard the session.
     }
     try {
       const result = await job.waitUntilFinished(this.events, 60_000);
-      await this.opts.discard(result);
+      await discard(result);
     } catch {
       /* it failed: nothing to undo */
     }
@@ -188,7 +209,7 @@ export class Admission {
       }
       if (!job || this.closed) continue;
       const data = job.data as AdmissionRequest;
-      await this.opts.redis.decr(this.tenantKey(data.tenant)).catch(() => {});
+      await this.opts.redis.multi().decr(this.tenantKey(data.tenant)).decr(this.depthKey).exec().catch(() => {});
       // Wait here for enough slots (a multi-role request), keeping the job locked.
       while (!this.closed && this.opts.freeSlots() - this.reserved < data.slots) {
         await this.sleep(500);

@@ -16,11 +16,11 @@ export interface ReapReport {
   deadNodes: string[];
 }
 
-export async function reapCluster(redis: Redis, prefix: string, ttlMs: number, store: SessionStore): Promise<ReapReport> {
+export async function reapCluster(redis: Redis, prefix: string, ttlMs: number, graceMs: number, store: SessionStore): Promise<ReapReport> {
   const leases = new LeaseRegistry(redis, prefix, ttlMs);
   const nodes = new NodeRegistry(redis, prefix, ttlMs);
-  // Grace of one TTL past expiry: a node that just got Redis back renews first.
-  const expired = await leases.reapExpired(ttlMs);
+  // A little grace past expiry: a node that just got Redis back renews first.
+  const expired = await leases.reapExpired(graceMs);
   const lost = new Set<string>();
   for (const l of expired) {
     const rec = await store.get(l.sessionId);
@@ -30,7 +30,7 @@ export async function reapCluster(redis: Redis, prefix: string, ttlMs: number, s
     }
   }
   // Sessions whose node is gone but that held no lease (never fully created).
-  const deadNodes = await nodes.reapDead(ttlMs);
+  const deadNodes = await nodes.reapDead(graceMs);
   for (const node of deadNodes) {
     for (const rec of await store.listByNode(node)) {
       await store.end(rec, 'lost', 'node_lost');
@@ -45,6 +45,7 @@ export interface MaintenanceOptions {
   redis: Redis;
   prefix: string;
   ttlMs: number;
+  graceMs: number;
   everyMs: number;
   store: SessionStore;
   onLost?: (ids: string[]) => void;
@@ -67,7 +68,7 @@ export class Maintenance {
     this.worker = new Worker(
       QUEUES.maintenance,
       async (job: Job) => {
-        const report = await reapCluster(opts.redis, opts.prefix, opts.ttlMs, opts.store);
+        const report = await reapCluster(opts.redis, opts.prefix, opts.ttlMs, opts.graceMs, opts.store);
         await job.updateProgress(100);
         if (report.lostSessions.length) opts.onLost?.(report.lostSessions);
         return report;

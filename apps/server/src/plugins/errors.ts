@@ -12,9 +12,10 @@ function fieldOf(v: { instancePath?: string; params?: Record<string, unknown> })
   return path || '(root)';
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, onError: (code: string) => void = () => {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
+      onError(err.code);
       if (err.status >= 500) request.log.warn({ code: err.code, details: err.details }, err.message);
       if (err.headers) reply.headers(err.headers);
       return reply.status(err.status).send(err.toJSON());

@@ -61,10 +61,16 @@ export async function runOp(deps: ServerDeps, op: PageOp, call: OpCall): Promise
   const session = await deps.sessions.use(call.tenant, call.id);
   const role = session.role(call.role);
   return role.run(call.page, async (state) => {
+    const started = process.hrtime.bigint();
+    let outcome = 'ok';
     try {
       return await op.run({ deps, session, role, state }, call.input);
     } catch (err) {
-      throw toAppError(err, { state });
+      const e = toAppError(err, { state });
+      outcome = e.code;
+      throw e;
+    } finally {
+      deps.metrics?.opDuration.observe({ op: op.name, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   });
 }

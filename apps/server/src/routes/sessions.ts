@@ -5,7 +5,10 @@ import {
   CreateSessionBody, ErrorResponse, OpenTabBody, PageInfo, RoleParams, RoleSpec, Session, SessionList, SessionParams,
   StorageState, TabList, TabParams,
 } from '@ariadne/schema';
+import type { FastifyRequest } from 'fastify';
+import type { CreateSessionBody as CreateSessionBodyT, Session as SessionT } from '@ariadne/schema';
 import type { ServerDeps } from '../deps.js';
+import { forwardHeaders, ownerOf } from '../plugins/forward.js';
 
 // Sessions, roles and tabs.
 
@@ -22,7 +25,7 @@ export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fa
       body: CreateSessionBody,
       response: { 201: Session, ...errors },
     },
-  }, async (req, reply) => reply.status(201).send(await sessions.create(req.tenant, req.body)));
+  }, async (req, reply) => reply.status(201).send(await createSession(deps, req, req.body)));
 
   app.get('/v1/sessions', {
     schema: { tags: ['sessions'], summary: "List this tenant's sessions", response: { 200: SessionList } },
@@ -94,4 +97,35 @@ export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fa
 
 async function withTitles(role: import('@ariadne/pool').LiveRole) {
   return Promise.all(role.pageInfos().map(async (p) => ({ ...p, title: await role.pages.get(p.id)?.page.title().catch(() => '') ?? '' })));
+}
+
+/**
+ * Through the cluster's admission queue: created at once where a slot is free, else
+ * queued (FIFO, fair across tenants) until one frees, up to queueTimeoutSeconds. A
+ * client that goes away leaves the queue, and a session created for it is deleted.
+ */
+async function createSession(deps: ServerDeps, req: FastifyRequest, body: CreateSessionBodyT): Promise<SessionT> {
+  if (!deps.cluster) return deps.sessions.create(req.tenant, body);
+  const abort = new AbortController();
+  const onClose = () => { if (!req.raw.complete || !req.socket.writable) abort.abort(); };
+  req.socket.once('close', onClose);
+  const timeoutMs = (body.queueTimeoutSeconds ?? deps.config.cluster.queueTimeoutSeconds) * 1000;
+  const { queueTimeoutSeconds: _q, ...sessionBody } = body;
+  try {
+    const r = await deps.cluster.admission.request(
+      { tenant: req.tenant, slots: body.roles?.length || 1, body: sessionBody, requestId: req.id },
+      timeoutMs,
+      abort.signal,
+      async (result) => {
+        const id = (result as { id: string }).id;
+        const owner = await ownerOf(deps, req.tenant, id).catch(() => null);
+        if (!owner || owner.kind === 'local') return deps.sessions.delete(req.tenant, id).catch(() => {});
+        await fetch(`${owner.url}/v1/sessions/${id}`, { method: 'DELETE', headers: forwardHeaders(req, deps.config.nodeId) }).catch(() => {});
+      },
+    );
+    deps.metrics?.queueWait.observe({ queued: String(r.queued) }, r.waitedMs / 1000);
+    return r.result as SessionT;
+  } finally {
+    req.socket.off('close', onClose);
+  }
 }

@@ -1,0 +1,106 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { Admission, Maintenance, Membership, type SessionStore } from '@ariadne/cluster';
+import type { BrowserPool, SessionManager } from '@ariadne/pool';
+import type { Config } from './config.js';
+import type { Metrics } from './metrics.js';
+
+// Joins this node to the cluster: heartbeat and leases (Membership), the admission
+// queue that hands session requests to whichever node has a free slot, and — when
+// the workers run in this process — the maintenance job that reaps dead nodes.
+
+export interface ClusterNode {
+  membership: Membership;
+  admission: Admission;
+  maintenance: Maintenance | null;
+  nodeUrl: string;
+  /** Stop taking session requests and running maintenance (first step of shutdown). */
+  stopIntake(): Promise<void>;
+  /** Leave the cluster: stop the heartbeat and remove the node record (last step). */
+  leave(): Promise<void>;
+}
+
+export interface ClusterDeps {
+  config: Config;
+  redisUrl: string;
+  redis: Redis;
+  store: SessionStore;
+  pool: BrowserPool;
+  sessions: SessionManager;
+  logger: Logger;
+  nodeUrl: string;
+  metrics: Metrics;
+}
+
+export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
+  const { config, pool, sessions } = d;
+  const prefix = config.redisPrefix;
+  const membership = new Membership({
+    redis: d.redis,
+    prefix,
+    nodeId: config.nodeId,
+    url: d.nodeUrl,
+    heartbeatMs: config.cluster.heartbeatMs,
+    ttlMs: config.cluster.leaseTtlMs,
+    local: () => ({
+      capacity: pool.capacity,
+      leased: pool.leasedCount,
+      sessions: sessions.liveCount,
+      leases: sessions.leases().map((l) => ({ ...l, node: config.nodeId })),
+    }),
+    logger: d.logger,
+  });
+
+  const admission = new Admission({
+    redisUrl: d.redisUrl,
+    redis: d.redis,
+    redisPrefix: prefix,
+    nodeId: config.nodeId,
+    maxQueued: config.cluster.queueMax,
+    freeSlots: () => pool.capacity - pool.leasedCount,
+    admit: (req) => sessions.create(req.tenant, req.body as never),
+    logger: d.logger,
+  });
+
+  // Leases follow contexts: written when a context is leased, removed when it is
+  // released. A write lost to a Redis outage is repaired by the next heartbeat.
+  sessions.on('lease-acquired', (l) => {
+    void membership.leases.add({ ...l, node: config.nodeId }).catch(() => {});
+  });
+  sessions.on('lease-released', ({ id }) => {
+    void membership.leases.remove(id).catch(() => {});
+    admission.slotFreed();
+  });
+
+  await membership.start();
+  await admission.start();
+
+  let maintenance: Maintenance | null = null;
+  if (config.cluster.workerMode === 'inline') {
+    maintenance = new Maintenance({
+      redisUrl: d.redisUrl,
+      redis: d.redis,
+      prefix,
+      ttlMs: config.cluster.leaseTtlMs,
+      graceMs: config.cluster.heartbeatMs * 2,
+      everyMs: config.cluster.reapIntervalMs,
+      store: d.store,
+      onLost: (ids) => d.logger.warn({ sessions: ids }, 'sessions of a dead node marked lost'),
+    });
+    await maintenance.start();
+  }
+
+  return {
+    membership,
+    admission,
+    maintenance,
+    nodeUrl: d.nodeUrl,
+    async stopIntake() {
+      await admission.close();
+      await maintenance?.close();
+    },
+    async leave() {
+      await membership.stop();
+    },
+  };
+}
