@@ -100,9 +100,20 @@ interface Ambiguity {
  * a whole-name match if that is unique. A rung that stays ambiguous ends the descent:
  * a weaker rung must not win just because it happens to match one thing.
  */
-async function runLadder(state: PageState, description: string, phrases: string[], hint: AriaRole | null): Promise<ResolvedTarget | Ambiguity | null> {
-  const page = state.page;
+async function runLadder(state: PageState, phrases: string[], hint: AriaRole | null): Promise<ResolvedTarget | Ambiguity | null> {
   const kinds: RungKind[] = hint ? ['role', 'label', 'placeholder', 'text'] : ['label', 'placeholder', 'text'];
+  const hit = await tryRungs(state, kinds, phrases, hint);
+  // The page can change during a pass (a list still loading): when a weaker rung won,
+  // look once more at the stronger ones, so the order of the ladder holds.
+  if (hit && hit.kind !== kinds[0]) {
+    const stronger = await tryRungs(state, kinds.slice(0, kinds.indexOf(hit.kind)), phrases, hint);
+    if (stronger) return stronger.result;
+  }
+  return hit ? hit.result : null;
+}
+
+async function tryRungs(state: PageState, kinds: RungKind[], phrases: string[], hint: AriaRole | null): Promise<{ kind: RungKind; result: ResolvedTarget | Ambiguity } | null> {
+  const page = state.page;
   for (const kind of kinds) {
     let ambiguity: Ambiguity | null = null;
     for (const phrase of phrases) {
@@ -115,10 +126,10 @@ async function runLadder(state: PageState, description: string, phrases: string[
         if (narrowed.count === 1) ({ visible, count, code } = { ...narrowed, code: exact.code });
       }
       const rung = kind === 'role' ? `role:${hint}` : kind;
-      if (count === 1) return { locator: visible, resolvedBy: `description:${rung}`, code };
+      if (count === 1) return { kind, result: { locator: visible, resolvedBy: `description:${rung}`, code } };
       if (count > 1 && !ambiguity) ambiguity = { rung, phrase, visible, count };
     }
-    if (ambiguity) return ambiguity;
+    if (ambiguity) return { kind, result: ambiguity };
   }
   return null;
 }
@@ -132,7 +143,7 @@ export async function resolveDescription(state: PageState, description: string, 
   }
   const deadline = Date.now() + opts.waitMs;
   for (;;) {
-    const hit = await runLadder(state, description, phrases, hint);
+    const hit = await runLadder(state, phrases, hint);
     if (hit && 'resolvedBy' in hit) return hit;
     if (hit) {
       const shown = Math.min(hit.count, 10);
