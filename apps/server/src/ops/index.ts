@@ -3,8 +3,9 @@ import { pageOps } from './page-ops.js';
 import { observeOps } from './observe-ops.js';
 import { exploreOps } from './explore-ops.js';
 import { inspectOps } from './inspect-ops.js';
+import { domOps } from './dom-ops.js';
 
 export * from './registry.js';
 
 /** Every page operation, REST and WebSocket alike. */
-export const ALL_OPS = defineOps([...pageOps, ...observeOps, ...exploreOps, ...inspectOps]);
+export const ALL_OPS = defineOps([...pageOps, ...observeOps, ...exploreOps, ...inspectOps, ...domOps]);

@@ -1,5 +1,8 @@
 // Types shared by the host (Node) and the in-page bridge (bundled separately with
-// esbuild). Type-only: nothing here exists at runtime on either side.
+// esbuild), and the one constant both sides must agree on.
+
+/** Line the serializer leaves where a child frame's lines go (the host splices them in). */
+export const FRAME_MARK = '\u0001FRAME ';
 
 export type Attrs = Record<string, string>;
 

@@ -273,13 +273,26 @@ export function isSkippedTag(el: Element): boolean {
   return SKIP_TAGS.has(tagOf(el));
 }
 
+// Shadow roots under a scope, cached for the duration of one call (run() clears it):
+// uniqueness checks ask for the same scopes over and over.
+const rootsCache = new Map<Node, (Document | Element | ShadowRoot)[]>();
+
+export function resetCallCaches(): void {
+  rootsCache.clear();
+}
+
 /** The root and every open shadow root below it (shadow roots of shadow roots too). */
 export function allRoots(root: Document | Element | ShadowRoot, cap = 5000): (Document | Element | ShadowRoot)[] {
+  const hit = rootsCache.get(root);
+  if (hit) return hit;
   const roots: (Document | Element | ShadowRoot)[] = [root];
   if (isElement(root as Node) && (root as Element).shadowRoot) roots.push((root as Element).shadowRoot!);
   for (let i = 0; i < roots.length && roots.length < cap; i++) {
-    for (const el of Array.from(roots[i].querySelectorAll('*'))) if (el.shadowRoot) roots.push(el.shadowRoot);
+    const walker = (roots[i] as Node).ownerDocument ?? (roots[i] as Document);
+    const it = walker.createTreeWalker(roots[i] as Node, NodeFilter.SHOW_ELEMENT);
+    for (let n = it.nextNode(); n; n = it.nextNode()) if ((n as Element).shadowRoot) roots.push((n as Element).shadowRoot!);
   }
+  rootsCache.set(root, roots);
   return roots;
 }
 

@@ -15,6 +15,7 @@ import { OPS as INSPECT_OPS } from './inspect.js';
 import { serializeFrame } from './serialize.js';
 import { LOCATOR_OPS } from './locators.js';
 import { bestSelector } from './selectors.js';
+import { resetCallCaches } from './dom.js';
 
 interface Caught {
   tag: string;
@@ -90,6 +91,7 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
   if (needsTarget && (!list || list.length === 0)) return { __miss: true };
   const fn = OPS[op];
   if (!fn) return { __error: { code: 'internal_error', message: `unknown bridge op ${op}` } };
+  resetCallCaches();
   try {
     return fn(args, list, extra);
   } catch (err) {

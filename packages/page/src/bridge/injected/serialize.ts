@@ -6,6 +6,7 @@
 
 import { directText, isInteractive, isSkippedTag, normText, tagOf, truncate, TEST_ID_ATTRS } from './dom.js';
 import { bestSelector, stableClasses } from './selectors.js';
+import { FRAME_MARK } from '../protocol.js';
 
 export interface SerializeArgs {
   /** Frame selector chain of this frame (" >> " between iframes), empty for the main frame. */
@@ -25,8 +26,6 @@ export interface SerializeResult {
   frames: { token: string; selector: string }[];
 }
 
-/** Marker line the host replaces with a child frame's lines. */
-export const FRAME_MARK = '\u0001FRAME ';
 
 const SHOWN_ATTRS = [...TEST_ID_ATTRS, 'name', 'type', 'role', 'aria-label', 'placeholder', 'href', 'for', 'alt', 'title'];
 
@@ -79,19 +78,27 @@ export function serializeFrame(args: SerializeArgs, owners: Element[]): Serializ
     const tag = tagOf(el);
     if (tag === 'iframe' || tag === 'frame') {
       stats.frames++;
-      const selector = bestSelector(el, scope).replace(/ > /g, '>');
+      // Playwright's frameLocator pierces shadow roots: unique in the whole document is enough.
+      const selector = full ? tagOf(el) : bestSelector(el, document).replace(/ > /g, '>');
       const token = tokenOf.get(el);
       const src = el.getAttribute('src');
-      const chain = hostChain.length ? `${hostChain.join(' ')} ` : '';
-      push(depth, `[FRAME selector=${q(chain + selector)}${src ? ` src=${q(truncate(src, 200))}` : ''}${args.frameSelector ? ` parent=${q(args.frameSelector)}` : ''}]`);
+      push(depth, `[FRAME selector=${q(selector)}${src ? ` src=${q(truncate(src, 200))}` : ''}${args.frameSelector ? ` parent=${q(args.frameSelector)}` : ''}]`);
       if (token) {
-        frames.push({ token, selector: chain + selector });
+        frames.push({ token, selector });
         push(depth + 1, `${FRAME_MARK}${token}`);
       } else push(depth + 1, '(frame content not available)');
       push(depth, '[/FRAME]');
       return;
     }
     const r = el.getBoundingClientRect();
+    // Zero-size elements go with their subtree (seed 003); display:contents boxes are
+    // zero by definition, so their children are walked.
+    if (r.width === 0 && r.height === 0 && !el.shadowRoot) {
+      if (getComputedStyle(el).display !== 'contents') {
+        stats.skippedZeroSize++;
+        return;
+      }
+    }
     const zero = r.width === 0 && r.height === 0;
     const custom = tag.includes('-');
     const shadow = el.shadowRoot;
@@ -107,6 +114,8 @@ export function serializeFrame(args: SerializeArgs, owners: Element[]): Serializ
       childDepth = depth + 1;
       if (!custom && isInteractive(el)) {
         stats.interactive++;
+      }
+      if (!full && !custom && isInteractive(el)) {
         const locator = bestSelector(el, scope).replace(/ > /g, '>');
         const parts = [`locator=${q(locator)}`];
         if (hostChain.length) parts.push(`shadowHost=${q(hostChain.join(' '))}`);
@@ -116,7 +125,8 @@ export function serializeFrame(args: SerializeArgs, owners: Element[]): Serializ
     }
     if (shadow) {
       stats.shadowRoots++;
-      const hostSel = bestSelector(el, scope).replace(/ > /g, '>');
+      // Past the cap only the counts go on: no selector work for lines that are dropped.
+      const hostSel = full ? tagOf(el) : bestSelector(el, scope).replace(/ > /g, '>');
       const chain = [...hostChain, hostSel];
       push(childDepth, `[SHADOW-ROOT host=${q(chain.join(' '))}]`);
       for (let c = shadow.firstElementChild; c; c = c.nextElementSibling) walk(c, childDepth + 1, chain, el);
