@@ -1,0 +1,194 @@
+// Shared pieces of the benchmarks: a service started in this process (embedded Redis in a
+// temp dir, real Chromium), a tiny static server for tests/fixtures/, a timed HTTP client,
+// statistics, and a check that no Chromium process started by the bench is left behind.
+// Benchmarks print figures; they never assert timings.
+
+import { createServer } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { loadConfig, startService } from '@ariadne/server';
+
+export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../tests/fixtures');
+
+/** Integer from argv (`--name=value`) or the environment (`BENCH_NAME`), else the default. */
+export function intArg(name, def) {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const raw = flag ? flag.slice(name.length + 3) : process.env[`BENCH_${name.toUpperCase()}`];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer (got ${raw})`);
+  return n;
+}
+
+/** Start Ariadne in this process on a free port, with its own embedded Redis in a temp dir. */
+export async function startBenchService(env = {}) {
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'ariadne-bench-'));
+  let service;
+  try {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      STATE_DIR: stateDir,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      POOL_BROWSERS: '1',
+      POOL_MAX_CONTEXTS_PER_BROWSER: '8',
+      POOL_MAX_CONTEXTS: '8',
+      ...env,
+    });
+    service = await startService(config);
+  } catch (err) {
+    rmSync(stateDir, { recursive: true, force: true });
+    throw err;
+  }
+  const url = service.url.replace('[::1]', '127.0.0.1');
+  // Remember our browsers' marker ids (see BrowserPool) to check they are gone after close.
+  const markers = new Set(service.pool.stats().browsers.map((b) => `--ariadne-browser=${b.id}`));
+  service.pool.on('browser-restarted', ({ browserId }) => markers.add(`--ariadne-browser=${browserId}`));
+  let stopped = null;
+  return {
+    service,
+    url,
+    markers,
+    stop() {
+      stopped ??= (async () => {
+        try {
+          await service.close();
+        } finally {
+          rmSync(stateDir, { recursive: true, force: true });
+        }
+      })();
+      return stopped;
+    },
+  };
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+
+/** Serve tests/fixtures/ on a free loopback port (static files only). */
+export async function startStaticServer() {
+  const server = createServer(async (req, res) => {
+    try {
+      const { pathname } = new URL(req.url ?? '/', 'http://x');
+      const file = path.join(FIXTURES_DIR, path.normalize(decodeURIComponent(pathname)));
+      if (!file.startsWith(FIXTURES_DIR + path.sep)) throw new Error('outside fixtures');
+      const data = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(data);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** One HTTP call, timed from before fetch to the last byte of the body. Throws on non-2xx. */
+export async function timed(method, url, body) {
+  const t0 = performance.now();
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+  return { ms, status: res.status, bytes: Buffer.byteLength(text), json: text ? JSON.parse(text) : null };
+}
+
+export function quantile(values, q) {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+export const median = (v) => quantile(v, 0.5);
+export const p90 = (v) => quantile(v, 0.9);
+export const min = (v) => Math.min(...v);
+export const max = (v) => Math.max(...v);
+
+export const fmt = (ms) => (Number.isFinite(ms) ? ms.toFixed(1) : 'n/a');
+export const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+/** Print rows as an aligned plain-text table. */
+export function table(headers, rows) {
+  const cells = [headers, ...rows].map((r) => r.map(String));
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  for (const [i, r] of cells.entries()) {
+    console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}
+
+/** Pids of live processes whose command line contains one of the markers (Linux /proc). */
+export function pidsWithMarkers(markers) {
+  const found = [];
+  let entries = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found; // not Linux: nothing to check
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmd;
+    try {
+      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of markers) if (cmd.includes(m)) { found.push(Number(entry)); break; }
+  }
+  return found;
+}
+
+/** Report (and kill, as a last resort) Chromium processes this bench started that outlived cleanup. */
+export async function checkNoLeftovers(markers) {
+  // Chromium's helper processes exit a moment after the browser process.
+  let left = [];
+  for (let i = 0; i < 50; i++) {
+    left = pidsWithMarkers(markers);
+    if (!left.length) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (left.length) {
+    console.error(`WARNING: ${left.length} Chromium process(es) started by this bench outlived cleanup: ${left.join(' ')}; killing them.`);
+    for (const pid of left) {
+      try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+    process.exitCode = 1;
+  } else {
+    console.log('cleanup: no Chromium process started by this bench is left.');
+  }
+}
+
+/** Run cleanups once, on normal exit, on error and on Ctrl-C. */
+export function onCleanup(fn) {
+  let done = null;
+  const run = () => (done ??= Promise.resolve().then(fn));
+  const onSignal = (sig) => {
+    console.error(`\n${sig}: cleaning up...`);
+    run().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return run;
+}
+
+export function machineLine() {
+  let load = '';
+  try {
+    load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch { /* not Linux */ }
+  return `node ${process.version}, ${new Date().toISOString()}${load ? `, load average ${load}` : ''}`;
+}
