@@ -38,7 +38,9 @@ export function forwardHeaders(request: FastifyRequest, nodeId: string): Record<
 
 export async function registerForwarding(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   await app.register(replyFrom, { undici: { connections: 64, pipelining: 1, headersTimeout: 150_000, bodyTimeout: 150_000 } });
-  app.addHook('onRequest', async (request, reply) => {
+  // preValidation: the body is parsed (so it can be re-sent) but not yet validated here;
+  // the owning node validates it.
+  app.addHook('preValidation', async (request, reply) => {
     const m = SESSION_PATH.exec(request.url);
     // A forwarded request is answered here, never forwarded again (no loops); stream
     // upgrades are proxied by the stream route itself.

@@ -6,6 +6,8 @@ import { ScreencastRegistry } from '../stream/screencast-registry.js';
 import { StreamConnection, type StreamOptions } from '../stream/connection.js';
 import { CLOSE } from '../stream/close-codes.js';
 import { livePage } from '../stream/live-page.js';
+import { proxyStream } from '../stream/proxy.js';
+import { FORWARDED_HEADER, forwardHeaders, ownerOf } from '../plugins/forward.js';
 
 // GET /v1/sessions/:id/stream (WebSocket): commands, events, screencast.
 // GET /v1/sessions/:id/live: a page people open in a browser to watch a session.
@@ -33,10 +35,22 @@ export const streamRoutes = (deps: ServerDeps, opts: StreamOptions): FastifyPlug
   }, (socket, req) => {
     const { id } = req.params as { id: string };
     const { since } = req.query as { since?: number };
-    const conn = new StreamConnection(socket, deps, hub, screencasts, req.tenant, id, opts, req.log);
-    connections.add(conn);
-    socket.on('close', () => connections.delete(conn));
-    void conn.start(since);
+    const serveHere = () => {
+      const conn = new StreamConnection(socket, deps, hub, screencasts, req.tenant, id, opts, req.log);
+      connections.add(conn);
+      socket.on('close', () => connections.delete(conn));
+      void conn.start(since);
+    };
+    if (!req.tenant || deps.sessions.isLocal(id) || req.headers[FORWARDED_HEADER]) return serveHere();
+    // The session may live on another node: pipe the stream there.
+    ownerOf(deps, req.tenant, id).then(
+      (owner) => {
+        if (owner.kind === 'local') return serveHere();
+        deps.metrics?.forwarded.inc({ kind: 'stream' });
+        proxyStream(socket, `${owner.url.replace(/^http/, 'ws')}${req.url}`, forwardHeaders(req, deps.config.nodeId));
+      },
+      () => socket.close(CLOSE.session_lost.code, CLOSE.session_lost.reason),
+    );
   });
 
   app.get('/v1/sessions/:id/live', {
