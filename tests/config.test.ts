@@ -65,9 +65,14 @@ describe('loadConfig defaults', () => {
       DESCRIBE_WAIT_MS: c.timeouts.describeWaitMs, ALLOWED_SCHEMES: c.allowedSchemes.map((s) => s.slice(0, -1)).join(','),
       BODY_LIMIT_BYTES: c.bodyLimit, SHUTDOWN_TIMEOUT_MS: c.timeouts.shutdownMs, LOG_LEVEL: c.logLevel,
       STREAM_PING_INTERVAL_MS: c.stream.pingIntervalMs, STREAM_MESSAGES_PER_SECOND: c.stream.messagesPerSecond,
+      LEASE_TTL_MS: c.cluster.leaseTtlMs, HEARTBEAT_MS: c.cluster.heartbeatMs, REAP_INTERVAL_MS: c.cluster.reapIntervalMs,
+      QUEUE_MAX: c.cluster.queueMax, QUEUE_TIMEOUT_SECONDS: c.cluster.queueTimeoutSeconds, WORKER_MODE: c.cluster.workerMode,
     };
+    // Derived at start from where the server listens (runtime.ts), not a literal value.
+    expect(c.cluster.nodeUrl).toBe('');
+    const derived = ['NODE_URL'];
     for (const v of ENV_VARS) {
-      if (v.default.startsWith('(')) continue; // "(embedded)", "(none)": a behaviour, checked above
+      if (v.default.startsWith('(') || derived.includes(v.name)) continue; // "(embedded)", "(none)": a behaviour, checked above
       expect(v.name in actual, `${v.name} is new: add it to this test with the Config field it sets`).toBe(true);
       expect(String(actual[v.name]), v.name).toBe(v.default);
     }
@@ -127,6 +132,13 @@ describe('loadConfig validation: every problem names its variable', () => {
     ['DESCRIBE_WAIT_MS', '30001'],
     ['SHUTDOWN_TIMEOUT_MS', '99'],
     ['BODY_LIMIT_BYTES', '1023'],
+    ['STREAM_PING_INTERVAL_MS', '99'],
+    ['STREAM_MESSAGES_PER_SECOND', '0'],
+    ['LEASE_TTL_MS', '499'],
+    ['HEARTBEAT_MS', '99'],
+    ['REAP_INTERVAL_MS', '99'],
+    ['QUEUE_MAX', '1000001'],
+    ['QUEUE_TIMEOUT_SECONDS', '3601'],
   ])('%s=%s is out of range', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems.join('\n')).toContain(`${name}=${value} must be an integer between`);
@@ -140,6 +152,23 @@ describe('loadConfig validation: every problem names its variable', () => {
     const problems = problemsOf({ POOL_BROWSERS: '2', POOL_MAX_CONTEXTS_PER_BROWSER: '3', POOL_MAX_CONTEXTS: '7', POOL_WARM_CONTEXTS: '1' });
     expect(problems).toEqual(['POOL_MAX_CONTEXTS (7) exceeds POOL_BROWSERS x POOL_MAX_CONTEXTS_PER_BROWSER (6)']);
     expect(loadConfig({ POOL_BROWSERS: '2', POOL_MAX_CONTEXTS_PER_BROWSER: '3', POOL_MAX_CONTEXTS: '6', POOL_WARM_CONTEXTS: '1' }).pool.maxContexts).toBe(6);
+  });
+
+  it('HEARTBEAT_MS must be at most half of LEASE_TTL_MS', () => {
+    expect(problemsOf({ LEASE_TTL_MS: '3000', HEARTBEAT_MS: '1501' })).toEqual(['HEARTBEAT_MS (1501) must be at most half of LEASE_TTL_MS (3000)']);
+    expect(loadConfig({ LEASE_TTL_MS: '3000', HEARTBEAT_MS: '1500' }).cluster).toMatchObject({ leaseTtlMs: 3000, heartbeatMs: 1500 });
+  });
+
+  it('NODE_URL must be an http(s) URL; a trailing slash is dropped', () => {
+    for (const bad of ['node-2:3000', 'ftp://node-2', 'http://']) {
+      expect(problemsOf({ NODE_URL: bad })).toEqual([`NODE_URL=${bad} must be an http(s) URL`]);
+    }
+    expect(loadConfig({ NODE_URL: 'http://10.0.0.7:3000/' }).cluster.nodeUrl).toBe('http://10.0.0.7:3000');
+  });
+
+  it('WORKER_MODE is inline or off', () => {
+    expect(loadConfig({ WORKER_MODE: 'off' }).cluster.workerMode).toBe('off');
+    expect(problemsOf({ WORKER_MODE: 'separate' })).toEqual(['WORKER_MODE=separate must be inline or off']);
   });
 
   it('REDIS_URL must be a redis:// or rediss:// URL', () => {

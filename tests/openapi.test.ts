@@ -112,6 +112,15 @@ describe('openapi.yaml', () => {
     expect(problems).toEqual([]);
   });
 
+  it('defines the error body once, and every $ref points at a defined schema', () => {
+    const doc = parse(committed) as { components: { schemas: Record<string, unknown> } };
+    const refs = [...committed.matchAll(/\$ref: "?#\/components\/schemas\/([^"\s]+)"?/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(20);
+    expect([...new Set(refs)].filter((r) => !(r in doc.components.schemas))).toEqual([]);
+    // The code list appears once, not once per error response.
+    expect(committed.split('const: session_not_found').length - 1).toBe(1);
+  });
+
   it('documents the WebSocket stream as a 101 upgrade', () => {
     const doc = parse(committed) as { paths: Record<string, Record<string, any>> };
     expect(Object.keys(doc.paths['/v1/sessions/{id}/stream']?.get?.responses ?? {})).toEqual(['101']);
