@@ -147,6 +147,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     closing ??= (async () => {
       const force = setTimeout(() => void pool.close(), config.timeouts.shutdownMs);
       force.unref();
+      // Requests waiting in the admission queue would keep app.close() waiting.
+      cluster?.admission.drain();
       await undo();
       clearTimeout(force);
       logger.info('Ariadne stopped');

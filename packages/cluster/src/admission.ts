@@ -65,11 +65,17 @@ export class Admission {
   private reserved = 0;
   private closed = false;
   private wake: (() => void) | null = null;
+  /** Set when shutdown begins: no new requests, and waiting ones are answered. */
+  private draining = false;
+  /** Cancels for requests waiting in the queue on this node. */
+  private readonly waiting = new Set<(err: AppError) => void>();
   private loop: Promise<void> | null = null;
   private readonly inflight = new Set<Promise<void>>();
   private readonly tenantKey: (t: string) => string;
   /** Requests waiting in the queue, cluster-wide (the cap is enforced on this). */
   private readonly depthKey: string;
+  /** Set by a requester that stopped waiting for a job some node already holds. */
+  private readonly abandonedKey: (jobId: string) => string;
 
   constructor(private readonly opts: AdmissionOptions) {
     const prefix = bullPrefix(opts.redisPrefix);
@@ -84,6 +90,7 @@ export class Admission {
     this.worker = new Worker(QUEUES.admission, null, { connection: conn(), prefix, autorun: false, lockDuration: 30_000 });
     this.tenantKey = (t) => `${opts.redisPrefix}admission:tenant:${t}`;
     this.depthKey = `${opts.redisPrefix}admission:depth`;
+    this.abandonedKey = (jobId) => `${opts.redisPrefix}admission:abandoned:${jobId}`;
     this.queue.on('error', () => {});
     this.events.on('error', () => {});
     this.worker.on('error', () => {});
@@ -128,6 +135,7 @@ export class Admission {
     discard: (result: unknown) => Promise<void> = async () => {},
   ): Promise<AdmissionResult> {
     const started = Date.now();
+    if (this.draining || this.closed) throw new AppError('shutting_down', 'This node is shutting down; retry shortly.');
     const full: AdmissionRequest = { ...req, node: this.opts.nodeId, enqueuedAt: started };
     const waiting = await this.queued();
     if (waiting === 0 && this.opts.freeSlots() - this.reserved >= req.slots) {
@@ -138,6 +146,14 @@ export class Admission {
         this.reserved -= req.slots;
         this.slotFreed();
       }
+    }
+    // Not willing to wait: fail now. (BullMQ reads a 0 ttl as "no timeout", so a 0
+    // must never reach waitUntilFinished.)
+    if (timeoutMs <= 0) {
+      throw new AppError('capacity_exhausted', `No browser slot is free right now${waiting ? ` (${waiting} requests waiting)` : ''}, and this request does not wait (queueTimeoutSeconds: 0).`, {
+        queued: waiting,
+        slots: req.slots,
+      });
     }
     // The cap is checked and taken in one atomic INCR, so concurrent requests on any
     // node cannot overfill the queue.
@@ -161,19 +177,38 @@ export class Admission {
     const abandoned = () => this.abandon(job, req.tenant, discard);
     const onAbort = () => void abandoned();
     signal?.addEventListener('abort', onAbort, { once: true });
+    let cancel!: (err: AppError) => void;
+    const cancelled = new Promise<never>((_, reject) => { cancel = reject; });
+    cancelled.catch(() => {});
+    this.waiting.add(cancel);
     try {
-      const result = await job.waitUntilFinished(this.events, timeoutMs);
+      const result = await Promise.race([job.waitUntilFinished(this.events, timeoutMs), cancelled]);
       return { result, waitedMs: Date.now() - started, queued: true };
     } catch (err) {
+      // Answer at once; taking the job back (or undoing it) goes on in the background.
+      if (err instanceof AppError && err.code === 'shutting_down') {
+        void abandoned();
+        throw err;
+      }
       if (signal?.aborted) throw new AppError('queue_timeout', 'The client went away while queued.');
       if (/timed out before finishing/.test((err as Error).message)) {
-        await abandoned();
+        void abandoned();
         throw new AppError('queue_timeout', `No browser capacity became free within ${Math.round(timeoutMs / 1000)} s.`, { waitedMs: Date.now() - started });
       }
       throw decodeError(err);
     } finally {
+      this.waiting.delete(cancel);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * First step of shutdown: take no new requests and answer the ones waiting here with
+   * 503 shutting_down, so they do not hold the HTTP server open until their timeout.
+   */
+  drain(): void {
+    this.draining = true;
+    for (const cancel of [...this.waiting]) cancel(new AppError('shutting_down', 'This node is shutting down; retry shortly.'));
   }
 
   /** Take a job nobody waits for out of the queue; if it was admitted meanwhile, undo it. */
@@ -183,7 +218,9 @@ export class Admission {
       await this.opts.redis.multi().decr(this.tenantKey(tenant)).decr(this.depthKey).exec().catch(() => {});
       return;
     } catch {
-      // Active or already done: wait for its outcome and discard the session.
+      // Active or already done. A node holding it may still be waiting for free slots:
+      // flag it so that node fails it instead of admitting it for nobody.
+      await this.opts.redis.set(this.abandonedKey(String(job.id)), '1', 'EX', 600).catch(() => {});
     }
     try {
       const result = await job.waitUntilFinished(this.events, 60_000);
@@ -210,11 +247,22 @@ export class Admission {
       if (!job || this.closed) continue;
       const data = job.data as AdmissionRequest;
       await this.opts.redis.multi().decr(this.tenantKey(data.tenant)).decr(this.depthKey).exec().catch(() => {});
-      // Wait here for enough slots (a multi-role request), keeping the job locked.
+      // Wait here for enough slots (a multi-role request), keeping the job locked, unless
+      // its requester gave up meanwhile (queue timeout, client gone, its node stopping).
+      const abandoned = async () => (await this.opts.redis.exists(this.abandonedKey(String(job!.id))).catch(() => 0)) === 1;
+      let gaveUp = false;
       while (!this.closed && this.opts.freeSlots() - this.reserved < data.slots) {
         await this.sleep(500);
+        if ((gaveUp = await abandoned())) break;
         await job.extendLock(token, 30_000).catch(() => {});
       }
+      if (gaveUp || (!this.closed && (await abandoned()))) {
+        await job.moveToFailed(encodeError(new AppError('queue_timeout', 'The requester stopped waiting.')), token, false).catch(() => {});
+        continue;
+      }
+      // Stopping: leave the job unsettled; its lock lapses and the stalled check of a
+      // live node puts it back in the queue.
+      if (this.closed) continue;
       this.reserved += data.slots;
       const j = job;
       const work: Promise<void> = this.opts
@@ -240,6 +288,7 @@ export class Admission {
   }
 
   async close(): Promise<void> {
+    this.drain();
     this.closed = true;
     this.wake?.();
     await Promise.all(this.inflight);
