@@ -23,6 +23,10 @@ export function toAppError(err: unknown, ctx: { action?: string; state?: PageSta
   if (/net::ERR_|NS_ERROR|Navigation failed|navigating to/i.test(first)) {
     return new AppError('navigation_failed', first, details);
   }
+  // A key name Playwright does not know is bad input, not a failed action.
+  if (/Unknown key: /.test(first)) {
+    return new AppError('invalid_request', first.replace(/^[\w.]+: /, ''), { ...details, field: 'key' });
+  }
   if (/Unexpected token|is not a valid selector|Unknown engine|Malformed selector|while parsing selector/i.test(message)) {
     return new AppError('invalid_selector', first, details);
   }
