@@ -185,6 +185,12 @@ describe('navigation', () => {
     const noKey = await act(id, { action: 'press' });
     expect(noKey.status).toBe(400);
     expect(noKey.body.error.details.field).toBe('key');
+    for (const key of ['Foo', 'Control+', 'Bogus+x']) {
+      const badKey = await act(id, { action: 'press', key, ...(key === 'Bogus+x' ? { ref: chord } : {}) });
+      expect(badKey.status, key).toBe(400);
+      expect(badKey.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'key' } });
+      expect(badKey.body.error.message).toMatch(/^Unknown key: /);
+    }
 
     const extra = await act(id, { action: 'click', ref: chord, bogus: 1 });
     expect(extra.status).toBe(400);
