@@ -1,18 +1,20 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { Admission, Maintenance, Membership, type SessionStore } from '@ariadne/cluster';
+import { Admission, Membership, type SessionStore } from '@ariadne/cluster';
+import { startWorkers, type WorkerHost } from '@ariadne/worker';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
 import type { Config } from './config.js';
 import type { Metrics } from './metrics.js';
 
 // Joins this node to the cluster: heartbeat and leases (Membership), the admission
 // queue that hands session requests to whichever node has a free slot, and — when
-// the workers run in this process — the maintenance job that reaps dead nodes.
+// the workers run in this process — the BullMQ workers (maintenance reaps dead nodes).
 
 export interface ClusterNode {
   membership: Membership;
   admission: Admission;
-  maintenance: Maintenance | null;
+  /** The BullMQ workers, when they run in this process (WORKER_MODE=inline). */
+  workers: WorkerHost | null;
   nodeUrl: string;
   /** Stop taking session requests and running maintenance (first step of shutdown). */
   stopIntake(): Promise<void>;
@@ -75,29 +77,27 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
   await membership.start();
   await admission.start();
 
-  let maintenance: Maintenance | null = null;
-  if (config.cluster.workerMode === 'inline') {
-    maintenance = new Maintenance({
+  const workers = config.cluster.workerMode === 'inline'
+    ? await startWorkers({
       redisUrl: d.redisUrl,
       redis: d.redis,
-      prefix,
-      ttlMs: config.cluster.leaseTtlMs,
+      redisPrefix: prefix,
+      leaseTtlMs: config.cluster.leaseTtlMs,
       graceMs: config.cluster.heartbeatMs * 2,
-      everyMs: config.cluster.reapIntervalMs,
-      store: d.store,
-      onLost: (ids) => d.logger.warn({ sessions: ids }, 'sessions of a dead node marked lost'),
-    });
-    await maintenance.start();
-  }
+      reapIntervalMs: config.cluster.reapIntervalMs,
+      shutdownMs: config.timeouts.shutdownMs,
+      logger: d.logger,
+    })
+    : null;
 
   return {
     membership,
     admission,
-    maintenance,
+    workers,
     nodeUrl: d.nodeUrl,
     async stopIntake() {
       await admission.close();
-      await maintenance?.close();
+      await workers?.close();
     },
     async leave() {
       await membership.stop();
