@@ -8,6 +8,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerForwarding } from './plugins/forward.js';
 import { opsRoutes } from './routes/ops.js';
 import { registerValidation } from './plugins/validation.js';
+import { registerGracefulClose } from './plugins/graceful-close.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
@@ -56,6 +57,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
 
   registerErrorHandling(app, (code) => deps.metrics?.errors.inc({ code }));
   registerValidation(app);
+  registerGracefulClose(app);
   registerAuth(app, deps.config.apiKeys);
   await registerForwarding(app, deps);
   app.addHook('onSend', async (req, reply) => {
