@@ -19,3 +19,5 @@ export * from './explore/explore.js';
 export * from './inspect/inspect.js';
 export * from './inspect/frames.js';
 export * from './dom/serializer.js';
+export * from './locators/steps.js';
+export * from './locators/locators.js';

@@ -221,23 +221,22 @@ export class Bridge {
 
   /**
    * Hand the elements each locator matches to the worlds, tagged, under one slot. The
-   * only main-world code: a dispatchEvent per element (plain index loop, nothing the
-   * page could have patched on Array.prototype). A `single` locator (a ref) goes through
-   * locator.evaluate: aria-ref resolves against the snapshot Playwright keeps in its
-   * utility world, which evaluateAll (main-world query) does not see.
+   * only main-world code is a dispatchEvent on the element. Elements are resolved with
+   * locator.evaluate, which queries in Playwright's utility world (where aria-ref's
+   * snapshot lives, and where a page that patched document.querySelectorAll cannot
+   * interfere); several matches go one nth() at a time, tagged with their index.
    */
   async handOff(slot: string, items: HandOffItem[]): Promise<number[]> {
+    const one = (locator: Locator, detail: string) =>
+      locator
+        .evaluate((el, [name, d]) => (el.dispatchEvent(new CustomEvent(name, { detail: d, composed: true })), 1), [this.eventName, detail] as const, { timeout: 2000 })
+        .catch(() => 0);
     return Promise.all(
-      items.map(({ locator, tag, single, limit }) => {
-        const args = [this.eventName, `${slot}\u0001${tag}`, limit ?? 100_000] as const;
-        const p = single
-          ? locator.evaluate((el, [name, detail]) => (el.dispatchEvent(new CustomEvent(name, { detail, composed: true })), 1), args, { timeout: 2000 })
-          : locator.evaluateAll((els, [name, detail, max]) => {
-              const n = els.length < max ? els.length : max;
-              for (let i = 0; i < n; i++) els[i].dispatchEvent(new CustomEvent(name, { detail, composed: true }));
-              return n;
-            }, args);
-        return p.catch(() => 0);
+      items.map(async ({ locator, tag, single, limit }) => {
+        if (single) return one(locator, `${slot}\u0001${tag}`);
+        const n = Math.min(await locator.count().catch(() => 0), limit ?? 1000);
+        const done = await Promise.all(Array.from({ length: n }, (_, i) => one(locator.nth(i), `${slot}\u0001${tag}#${i}`)));
+        return done.reduce((a, b) => a + b, 0);
       }),
     );
   }

@@ -316,8 +316,11 @@ function testIds(args: { attributes?: string[]; limit: number }) {
   return { total, byAttribute, duplicates, omitted };
 }
 
-function queryFacts(list: { el: Element }[], args: { maxText: number }) {
+function queryFacts(caught: { tag: string; el: Element }[], args: { maxText: number }) {
   const cache = new Map<Node, string>();
+  // Matches were handed over in parallel: the tag carries the document-order index.
+  const order = (t: string) => Number(t.slice(t.lastIndexOf('#') + 1));
+  const list = [...caught].sort((a, b) => order(a.tag) - order(b.tag));
   return list.map(({ el }, index) => {
     const visible = isVisible(el);
     const ratio = viewportRatio(el);

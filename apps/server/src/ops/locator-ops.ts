@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { synthesizeLocators } from '@ariadne/page';
+import type { PageOp } from './registry.js';
+
+// Verified locators for a ref: Playwright code, best first, each proven on the live page.
+
+const Candidate = Type.Object({
+  code: Type.String({ description: 'Playwright code, e.g. page.getByTestId(\'product-card\').filter({ hasText: \'iPhone 15 Pro\' }).getByRole(\'button\', { name: \'Add to Cart\' })' }),
+  strategy: Type.Union(['role', 'container', 'own', 'structural', 'nth'].map((s) => Type.Literal(s))),
+  fragile: Type.Optional(Type.Boolean({ description: 'nth(): breaks when matching elements are added, removed or reordered.' })),
+  why: Type.Array(Type.String(), { description: 'The facts the candidate was built from.' }),
+  verified: Type.Object({ matches: Type.Integer(), sameElement: Type.Boolean() }),
+});
+
+export const locatorOps: PageOp[] = [
+  {
+    name: 'locators',
+    method: 'GET',
+    path: '/locators',
+    tag: 'explore',
+    summary: 'Verified Playwright locators for a ref, best first, with Playwright\'s normalize() as a baseline',
+    description:
+      'Order of preference: role + name unique on the page; a stable container (test id, id, landmark, semantic tag, class, structure) with a content filter and role + name inside; the element\'s own test id / label / placeholder; structural CSS; nth() last and flagged fragile. Every returned locator resolved on the live page to exactly one element, the ref\'s element.',
+    query: Type.Object({
+      ref: Type.String({ maxLength: 32 }),
+      page: Type.Optional(Type.String({ maxLength: 64 })),
+      max: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
+    }),
+    response: Type.Object({
+      ref: Type.String(),
+      url: Type.String(),
+      target: Type.Object({ tag: Type.String(), role: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }),
+      frameSelector: Type.Optional(Type.String()),
+      locators: Type.Array(Candidate),
+      baseline: Type.Object({
+        source: Type.String(),
+        code: Type.Optional(Type.String()),
+        matches: Type.Optional(Type.Integer()),
+        sameElement: Type.Optional(Type.Boolean()),
+        error: Type.Optional(Type.String()),
+      }),
+      rejected: Type.Array(Type.Object({ code: Type.String(), reason: Type.String() }), { description: 'Candidates that failed verification (first 10).' }),
+      considered: Type.Integer(),
+      verification: Type.String(),
+      durationMs: Type.Integer(),
+    }),
+    errors: [400, 404, 409, 410, 504],
+    run: ({ state }, { query: q }) => synthesizeLocators(state, { ref: q.ref as string, max: q.max as number | undefined }),
+  },
+];

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { allRefsOf, refOf, startTestService, type TestService } from './helpers/service.js';
+
+// Verified locators through HTTP: container-scoped code for repeated cards (with and
+// without test ids), table rows and nested lists, frames and shadow DOM; every
+// returned locator is proven on the live page, with Playwright's normalize() beside it.
+
+let svc: TestService;
+let fx: FixtureServer;
+let id: string;
+
+beforeAll(async () => {
+  [svc, fx] = await Promise.all([startTestService(), startFixtureServer()]);
+  id = await svc.api.createSession();
+});
+afterAll(async () => {
+  await svc?.stop();
+  await fx?.close();
+});
+
+const locators = (ref: string, q = '') => svc.api.get(`/v1/sessions/${id}/roles/default/locators?ref=${ref}${q}`);
+
+async function open(page: string): Promise<string> {
+  expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/${page}` })).status).toBe(200);
+  return (await svc.api.snapshot(id, 'maxTokens=100000')).body.snapshot;
+}
+
+function expectAllVerified(body: any) {
+  expect(body.locators.length).toBeGreaterThan(0);
+  for (const l of body.locators) expect(l.verified, l.code).toEqual({ matches: 1, sameElement: true });
+}
+
+describe('locators', () => {
+  it('product card with test ids: getByTestId + filter({ hasText }) + getByRole, proven; normalize() alongside', async () => {
+    const snap = await open('products.html');
+    const ref = allRefsOf(snap, 'button', 'Add to Cart')[8];
+    const r = await locators(ref);
+    expect(r.status).toBe(200);
+    expect(r.body.target).toEqual({ tag: 'button', role: 'button', name: 'Add to Cart' });
+    expect(r.body.locators[0]).toMatchObject({
+      code: "page.getByTestId('product-card').filter({ hasText: 'Switch OLED' }).getByRole('button', { name: 'Add to Cart' })",
+      strategy: 'container',
+    });
+    expect(r.body.locators[0].why.join(' | ')).toContain('getByTestId(\'product-card\') (12 on the page)');
+    expect(r.body.locators[0].why.join(' | ')).toContain('"Switch OLED" occurs in this one only');
+    expectAllVerified(r.body);
+    expect(r.body.locators.some((l: any) => l.code.includes('.nth('))).toBe(false);
+    // The page-wide role locator was tried and refused with the reason.
+    expect(r.body.rejected).toContainEqual({ code: "page.getByRole('button', { name: 'Add to Cart' })", reason: 'matches 12 elements' });
+    expect(r.body.baseline).toMatchObject({ source: 'Playwright locator.normalize()', matches: 1, sameElement: true });
+    expect(r.body.baseline.code).toMatch(/^page\./);
+    expect(r.body.verification).toContain('exactly 1');
+  });
+
+  it('unique role + name comes first; max bounds the list', async () => {
+    const snap = await open('robust.html');
+    const r = await locators(refOf(snap, 'textbox', 'Email'), '&max=2');
+    expect(r.body.locators[0]).toMatchObject({ code: "page.getByRole('textbox', { name: 'Email' })", strategy: 'role' });
+    expect(r.body.locators).toHaveLength(2);
+    expectAllVerified(r.body);
+  });
+
+  it('classless cards (seed 000 §3.7), table rows and nested lists', async () => {
+    const snap = await open('robust.html');
+    const plain = await locators(allRefsOf(snap, 'button', 'Add to Cart')[7]);
+    expect(plain.body.locators[0].code).toBe("page.locator('section > div').filter({ hasText: 'Switch OLED' }).getByRole('button', { name: 'Add to Cart' })");
+    expectAllVerified(plain.body);
+    const cancel = await locators(allRefsOf(snap, 'button', 'Cancel')[2]);
+    expect(cancel.body.locators[0].code).toBe("page.getByRole('row').filter({ hasText: '#1003' }).getByRole('button', { name: 'Cancel' })");
+    expect(cancel.body.baseline.code).toContain('.nth(2)');
+    const remove = await locators(allRefsOf(snap, 'button', 'Remove')[3]);
+    // Nested list: the outer item scopes the inner one (the outer item contains "Carrot" too).
+    expect(remove.body.locators[0].code).toBe(
+      "page.getByRole('listitem').filter({ hasText: 'Vegetables' }).getByRole('listitem').filter({ hasText: 'Carrot' }).getByRole('button', { name: 'Remove' })",
+    );
+    expectAllVerified(remove.body);
+    const checkbox = await locators(refOf(snap, 'checkbox', 'Weekly digest'), '&max=20');
+    expect(checkbox.body.locators[0].code).toBe("page.getByRole('checkbox', { name: 'Weekly digest' })");
+    expect(checkbox.body.locators.map((l: any) => l.code)).toContain("page.getByLabel('Weekly digest')");
+    // Preference order holds across the whole list.
+    const order = ['role', 'container', 'own', 'structural', 'nth'];
+    const ranks = checkbox.body.locators.map((l: any) => order.indexOf(l.strategy));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+
+  it('inside an iframe: frameLocator prefix; inside shadow DOM: plain role locators', async () => {
+    const snap = await open('frames.html');
+    const inFrame = await locators(refOf(snap, 'button', 'Frame button'));
+    expect(inFrame.status).toBe(200);
+    expect(inFrame.body.frameSelector).toBe('iframe#child');
+    expect(inFrame.body.locators[0].code).toBe("page.frameLocator('iframe#child').getByRole('button', { name: 'Frame button' })");
+    expectAllVerified(inFrame.body);
+    const shadow = await locators(refOf(snap, 'button', 'Nested shadow button'));
+    expect(shadow.body.locators[0].code).toBe("page.getByRole('button', { name: 'Nested shadow button' })");
+    expectAllVerified(shadow.body);
+  });
+
+  it('identical siblings with nothing to tell them apart: structural first, nth() never ahead of proven ones', async () => {
+    const snap = await open('dom-outer.html');
+    const second = allRefsOf(snap, 'button', 'Refresh')[1];
+    const r = await locators(second);
+    expectAllVerified(r.body);
+    expect(r.body.locators[0].strategy).toBe('structural');
+    expect(r.body.locators[0].code).toContain('nth-of-type(2)');
+  });
+
+  it('unknown refs answer 409 at once; a missing ref param is 400', async () => {
+    await open('products.html');
+    const r = await locators('e987654');
+    expect(r.status).toBe(409);
+    expect(r.body.error.code).toBe('ref_not_found');
+    expect((await svc.api.get(`/v1/sessions/${id}/roles/default/locators`)).status).toBe(400);
+  });
+});
