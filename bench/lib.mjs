@@ -24,9 +24,27 @@ export function intArg(name, def) {
   return n;
 }
 
+// Services started and not yet stopped, and starts still in flight: a Ctrl-C during a
+// start must still stop what that start brings up (see onCleanup).
+const liveServices = new Set();
+const startsInFlight = new Set();
+
 /** Start Ariadne in this process on a free port, with its own embedded Redis in a temp dir. */
 export async function startBenchService(env = {}) {
+  const start = startOne(env);
+  startsInFlight.add(start);
+  try {
+    return await start;
+  } finally {
+    startsInFlight.delete(start);
+  }
+}
+
+async function startOne(env) {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'ariadne-bench-'));
+  // If the process is forced out before stop() finishes, still take the temp dir along.
+  const removeDir = () => rmSync(stateDir, { recursive: true, force: true });
+  process.once('exit', removeDir);
   let service;
   try {
     const config = loadConfig({
@@ -41,7 +59,8 @@ export async function startBenchService(env = {}) {
     });
     service = await startService(config);
   } catch (err) {
-    rmSync(stateDir, { recursive: true, force: true });
+    process.removeListener('exit', removeDir);
+    removeDir();
     throw err;
   }
   const url = service.url.replace('[::1]', '127.0.0.1');
@@ -49,7 +68,7 @@ export async function startBenchService(env = {}) {
   const markers = new Set(service.pool.stats().browsers.map((b) => `--ariadne-browser=${b.id}`));
   service.pool.on('browser-restarted', ({ browserId }) => markers.add(`--ariadne-browser=${browserId}`));
   let stopped = null;
-  return {
+  const handle = {
     service,
     url,
     markers,
@@ -58,12 +77,27 @@ export async function startBenchService(env = {}) {
         try {
           await service.close();
         } finally {
-          rmSync(stateDir, { recursive: true, force: true });
+          liveServices.delete(handle);
+          process.removeListener('exit', removeDir);
+          removeDir();
         }
       })();
       return stopped;
     },
   };
+  liveServices.add(handle);
+  return handle;
+}
+
+/** Stop every bench service still running (after waiting for starts in flight); their browser markers. */
+async function stopStragglers() {
+  await Promise.allSettled([...startsInFlight]);
+  const markers = new Set();
+  for (const h of [...liveServices]) {
+    for (const m of h.markers) markers.add(m);
+    await h.stop().catch((err) => console.error('stop failed:', err));
+  }
+  return markers;
 }
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
@@ -154,6 +188,7 @@ export function pidsWithMarkers(markers) {
 
 /** Report (and kill, as a last resort) Chromium processes this bench started that outlived cleanup. */
 export async function checkNoLeftovers(markers) {
+  if (!markers.size) return; // nothing was started
   // Chromium's helper processes exit a moment after the browser process.
   let left = [];
   for (let i = 0; i < 50; i++) {
@@ -175,9 +210,25 @@ export async function checkNoLeftovers(markers) {
 /** Run cleanups once, on normal exit, on error and on Ctrl-C. */
 export function onCleanup(fn) {
   let done = null;
-  const run = () => (done ??= Promise.resolve().then(fn));
+  const run = () => (done ??= (async () => {
+    // Hold the event loop open: Node would otherwise exit mid-cleanup whenever the only
+    // thing pending is a promise (e.g. waiting for a child process), skipping the rest.
+    const hold = setInterval(() => {}, 1000);
+    try {
+      await fn();
+      // A service whose start was still in flight when cleanup began is not in the
+      // bench's own list: stop it too, and check its browsers are gone.
+      const late = await stopStragglers();
+      if (late.size) await checkNoLeftovers(late);
+    } finally {
+      clearInterval(hold);
+    }
+  })());
   const onSignal = (sig) => {
     console.error(`\n${sig}: cleaning up...`);
+    // A second signal, or a cleanup that hangs, must still end the process.
+    process.once(sig, () => process.exit(130));
+    setTimeout(() => process.exit(130), 30_000).unref();
     run().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);

@@ -39,7 +39,15 @@ try {
   const pageUrl = `${fixtures.url}/large.html?n=${ELEMENTS}`;
 
   // Baseline: a separate browser with the pool's flags and viewport, driven directly.
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, MARKER] });
+  // Playwright's own signal handlers would close every browser of this process, the
+  // service's included, and exit before our cleanup ran: the bench handles signals.
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [...CHROMIUM_FLAGS, MARKER],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   const context = await browser.newContext({ viewport: DEFAULT_VIEWPORT });
   const page = await context.newPage();
   await page.goto(pageUrl);
