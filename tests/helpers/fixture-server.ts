@@ -27,9 +27,21 @@ function cookies(header: string | undefined): Record<string, string> {
 }
 
 export async function startFixtureServer(): Promise<FixtureServer> {
+  // The fixture shop's announcement (tests/fixtures/app): server-side, so what the admin
+  // role publishes is what the customer role sees.
+  let banner = '';
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     try {
+      if (url.pathname === '/app/api/banner') {
+        if (req.method === 'POST') {
+          let body = '';
+          for await (const chunk of req) body += chunk;
+          banner = String((JSON.parse(body || '{}') as { text?: unknown }).text ?? '').slice(0, 500);
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ text: banner }));
+      }
       if (url.pathname === '/login' && req.method === 'POST') {
         let body = '';
         for await (const chunk of req) body += chunk;

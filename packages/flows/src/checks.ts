@@ -1,0 +1,137 @@
+import type { Locator, Page } from 'playwright-core';
+import type { CheckSpec } from './types.js';
+import { q } from './locators.js';
+
+// Assertions are evaluated by the service on the live page — a model's claim that
+// something is visible is never taken as the result. Each check polls until it holds
+// or its timeout passes (pages still loading), and renders as the Playwright Test
+// `expect` that checks the same thing, for the exported spec.
+
+export interface CheckOutcome {
+  passed: boolean;
+  actual?: string;
+}
+
+function norm(s: string): string {
+  return s.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Lines of the page's visible text closest to the expected text (what the page says instead). */
+async function closestText(page: Page, text: string): Promise<string> {
+  const body = await page.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+  const words = norm(text).split(/[^\p{L}\p{N}$]+/u).filter((w) => w.length > 1);
+  const lines = body.split('\n').map((l) => l.trim()).filter(Boolean);
+  const scored = lines
+    .map((l) => ({ l, score: words.filter((w) => norm(l).includes(w)).length }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map((x) => x.l.slice(0, 160));
+  return scored.length ? `closest text on the page: ${scored.map((s) => JSON.stringify(s)).join(', ')}` : `page text starts: ${JSON.stringify(body.slice(0, 200))}`;
+}
+
+async function visibleTextCount(page: Page, text: string): Promise<number> {
+  return page.getByText(text).filter({ visible: true }).count().catch(() => 0);
+}
+
+function urlMatches(url: string, op: 'is' | 'contains', value: string): boolean {
+  if (op === 'contains') return url.includes(value);
+  if (url === value) return true;
+  try {
+    const u = new URL(url);
+    // "url is /cart.html": a path compares with the path (and query).
+    return value.startsWith('/') && (u.pathname === value || u.pathname + u.search === value);
+  } catch {
+    return false;
+  }
+}
+
+async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<CheckOutcome> {
+  switch (check.type) {
+    case 'text_visible': {
+      const n = await visibleTextCount(page, check.text);
+      return { passed: n > 0, actual: n > 0 ? `${n} visible match${n > 1 ? 'es' : ''}` : undefined };
+    }
+    case 'text_hidden': {
+      const n = await visibleTextCount(page, check.text);
+      return { passed: n === 0, actual: `${n} visible match${n === 1 ? '' : 'es'}` };
+    }
+    case 'url':
+      return { passed: urlMatches(page.url(), check.op, check.value), actual: page.url() };
+    case 'title': {
+      const t = await page.title().catch(() => '');
+      return { passed: check.op === 'is' ? t === check.value : t.includes(check.value), actual: t };
+    }
+    case 'element_text': {
+      const t = (await loc!.innerText({ timeout: 1000 }).catch(() => null)) ?? (await loc!.inputValue({ timeout: 500 }).catch(() => ''));
+      return { passed: norm(t).includes(norm(check.text)), actual: t.slice(0, 300) };
+    }
+    case 'element_value': {
+      const v = await loc!.inputValue({ timeout: 1000 }).catch(() => '');
+      return { passed: v === check.value, actual: v };
+    }
+    case 'element_state': {
+      const s = check.state;
+      let ok = false;
+      if (s === 'checked' || s === 'unchecked') ok = (await loc!.isChecked({ timeout: 1000 }).catch(() => null)) === (s === 'checked');
+      else if (s === 'enabled' || s === 'disabled') ok = (await loc!.isEnabled({ timeout: 1000 }).catch(() => null)) === (s === 'enabled');
+      else ok = (await loc!.isVisible().catch(() => false)) === (s === 'visible');
+      return { passed: ok, actual: ok ? s : `not ${s}` };
+    }
+  }
+}
+
+/** Poll the check until it passes or timeoutMs passes; the last outcome is the answer. */
+export async function evaluateCheck(page: Page, check: CheckSpec, loc: Locator | null, timeoutMs: number, signal?: AbortSignal): Promise<CheckOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await once(page, check, loc);
+    if (r.passed || Date.now() >= deadline || signal?.aborted) {
+      if (!r.passed && (check.type === 'text_visible')) r.actual = await closestText(page, check.text);
+      return r;
+    }
+    await new Promise((res) => setTimeout(res, 150));
+  }
+}
+
+/** The same check as Playwright Test code; `target` is the element's locator code (page.xxx). */
+export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'): string {
+  const at = (code: string) => (pageVar === 'page' ? code : code.replace(/^page\./, `${pageVar}.`));
+  switch (check.type) {
+    case 'text_visible':
+      return `await expect(${pageVar}.getByText(${q(check.text)}).filter({ visible: true }).first()).toBeVisible();`;
+    case 'text_hidden':
+      return `await expect(${pageVar}.getByText(${q(check.text)}).filter({ visible: true })).toHaveCount(0);`;
+    case 'url':
+      if (check.op === 'contains') return `await expect(${pageVar}).toHaveURL(/${escapeRegExp(check.value)}/);`;
+      return check.value.startsWith('/')
+        ? `await expect(${pageVar}).toHaveURL(/^[^?#]*${escapeRegExp(check.value)}(?:[?#].*)?$/);`
+        : `await expect(${pageVar}).toHaveURL(${q(check.value)});`;
+    case 'title':
+      return check.op === 'is' ? `await expect(${pageVar}).toHaveTitle(${q(check.value)});` : `await expect(${pageVar}).toHaveTitle(/${escapeRegExp(check.value)}/);`;
+    case 'element_text':
+      return `await expect(${at(target!)}).toContainText(${q(check.text)}, { ignoreCase: true });`;
+    case 'element_value':
+      return `await expect(${at(target!)}).toHaveValue(${q(check.value)});`;
+    case 'element_state': {
+      const m = { checked: 'toBeChecked()', unchecked: 'not.toBeChecked()', enabled: 'toBeEnabled()', disabled: 'toBeDisabled()', visible: 'toBeVisible()', hidden: 'toBeHidden()' }[check.state];
+      return `await expect(${at(target!)}).${m};`;
+    }
+  }
+}
+
+export function describeCheck(check: CheckSpec): string {
+  switch (check.type) {
+    case 'text_visible': return `"${check.text}" is visible`;
+    case 'text_hidden': return `"${check.text}" is not visible`;
+    case 'url': return `URL ${check.op} "${check.value}"`;
+    case 'title': return `title ${check.op} "${check.value}"`;
+    case 'element_text': return `${check.ref ?? check.description} contains "${check.text}"`;
+    case 'element_value': return `${check.ref ?? check.description} has value "${check.value}"`;
+    case 'element_state': return `${check.ref ?? check.description} is ${check.state}`;
+  }
+}

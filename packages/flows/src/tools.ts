@@ -1,0 +1,461 @@
+import type { BrowserContext, Locator } from 'playwright-core';
+import { AppError, isAppError, type ActionBody } from '@ariadne/schema';
+
+/** An action as the planners build it (ActionBody's fields, loosely typed). */
+export interface FlowAction {
+  action: string;
+  ref?: string;
+  description?: string;
+  url?: string;
+  value?: string | string[];
+  text?: string;
+  key?: string;
+  by?: 'value' | 'label';
+  textGone?: string;
+  time?: number;
+  direction?: 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom';
+  submit?: boolean;
+  append?: boolean;
+}
+
+import { performAction, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type PageState } from '@ariadne/page';
+import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
+import { describeCheck, evaluateCheck, expectCode } from './checks.js';
+import { verifiedLocator } from './locators.js';
+import type { PlanCase } from './plan.js';
+
+// The tools every planner acts through: snapshot, act by ref (or description), wait for
+// the page to settle, assert, complete. They enforce the case's limits, check for
+// cancellation, and record every step (what was asked, the action, the ref, a
+// verified locator, timing, a screenshot, the error with diagnostics).
+
+/** What a run needs from a live session: one browser context per role. */
+export interface FlowSession {
+  roles(): string[];
+  run<T>(role: string, fn: (state: PageState) => Promise<T>): Promise<T>;
+  context(role: string): BrowserContext;
+  pageIds(role: string): string[];
+}
+
+/** Where screenshots and traces go; returns the artifact's name in the run. */
+export interface ArtifactSink {
+  put(name: string, data: Buffer, contentType: string): Promise<string>;
+  /** A path a Playwright trace can be written to, and how to store it after. */
+  tracePath(name: string): string;
+}
+
+export interface FlowLimits {
+  maxStepsPerCase: number;
+  maxTurnsPerCase: number;
+  maxTokensPerCase: number;
+  caseTimeoutMs: number;
+  runTimeoutMs: number;
+  maxTokensPerRun: number;
+}
+
+export interface FlowSettings {
+  actionTimeoutMs: number;
+  navigationTimeoutMs: number;
+  snapshotTimeoutMs: number;
+  describeWaitMs: number;
+  allowedSchemes: string[];
+  /** How long an assertion polls before it fails. */
+  assertTimeoutMs: number;
+  /** wait_for_stable: quiet period and bound. */
+  stableQuietMs: number;
+  stableTimeoutMs: number;
+  /** Snapshot budget for model planners (tokens). */
+  snapshotMaxTokens: number;
+  screenshots: boolean;
+  trace: boolean;
+  limits: FlowLimits;
+}
+
+export const DEFAULT_LIMITS: FlowLimits = {
+  maxStepsPerCase: 60,
+  maxTurnsPerCase: 40,
+  maxTokensPerCase: 400_000,
+  caseTimeoutMs: 180_000,
+  runTimeoutMs: 900_000,
+  maxTokensPerRun: 2_000_000,
+};
+
+export const DEFAULT_SETTINGS: FlowSettings = {
+  actionTimeoutMs: 10_000,
+  navigationTimeoutMs: 30_000,
+  snapshotTimeoutMs: 15_000,
+  describeWaitMs: 2000,
+  allowedSchemes: ['http:', 'https:'],
+  assertTimeoutMs: 5000,
+  stableQuietMs: 300,
+  stableTimeoutMs: 5000,
+  snapshotMaxTokens: 6000,
+  screenshots: true,
+  trace: true,
+  limits: DEFAULT_LIMITS,
+};
+
+/** Thrown inside a planner when the case must stop (limit, timeout, cancel). */
+export class CaseStop extends Error {
+  constructor(readonly reason: 'cancelled' | 'limit' | 'timeout', readonly error: StepError) {
+    super(error.message);
+  }
+}
+
+export interface SnapshotResult {
+  role: string;
+  pageId: string;
+  url: string;
+  title: string;
+  text: string;
+  tree: AriaNode[];
+  truncated: boolean;
+  tokens: number;
+}
+
+export interface ActResult {
+  ok: boolean;
+  step: StepRecord;
+  outcome?: ActionOutcome;
+  error?: StepError;
+}
+
+export interface AskContext {
+  planStep?: number;
+  asked: string;
+  /** Variable names whose values appear in this step's params. */
+  secretParams?: string[];
+}
+
+export function errorOf(err: unknown): StepError {
+  const e = isAppError(err) ? err : toAppError(err);
+  return { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
+}
+
+export class CaseTools {
+  private stepSeq = 0;
+  completed = false;
+  completedPassed = false;
+  summary = '';
+  /** Usage the planner reports (model turns and tokens). */
+  readonly usage = { turns: 0, inputTokens: 0, outputTokens: 0 };
+  private readonly lastSnapshotAt = new Map<string, number>();
+
+  constructor(
+    readonly planCase: PlanCase,
+    readonly report: CaseReport,
+    readonly session: FlowSession,
+    readonly settings: FlowSettings,
+    readonly signal: AbortSignal,
+    private readonly emit: (e: RunEvent) => void,
+    private readonly artifacts: ArtifactSink | null,
+    /** Usage of the whole run so far (for the per-run token limit). */
+    private readonly runUsage: { inputTokens: number; outputTokens: number },
+  ) {}
+
+  get roles(): string[] {
+    return this.session.roles();
+  }
+
+  /** Stop the case if it was cancelled, timed out or went over a limit. */
+  checkpoint(): void {
+    if (this.signal.aborted) {
+      const reason = String((this.signal as AbortSignal & { reason?: unknown }).reason ?? 'cancelled');
+      if (reason === 'case_timeout') throw new CaseStop('timeout', { code: 'timeout', message: `The case ran longer than ${this.settings.limits.caseTimeoutMs} ms.` });
+      if (reason === 'run_timeout') throw new CaseStop('timeout', { code: 'timeout', message: `The run ran longer than ${this.settings.limits.runTimeoutMs} ms.` });
+      throw new CaseStop('cancelled', { code: 'cancelled', message: 'The run was cancelled.' });
+    }
+    const l = this.settings.limits;
+    if (this.report.steps.length >= l.maxStepsPerCase) {
+      throw new CaseStop('limit', { code: 'limit_exceeded', message: `The case reached its limit of ${l.maxStepsPerCase} steps.`, details: { limit: 'steps', max: l.maxStepsPerCase } });
+    }
+    if (this.usage.turns >= l.maxTurnsPerCase) {
+      throw new CaseStop('limit', { code: 'limit_exceeded', message: `The case reached its limit of ${l.maxTurnsPerCase} model turns.`, details: { limit: 'turns', max: l.maxTurnsPerCase } });
+    }
+    const tokens = this.usage.inputTokens + this.usage.outputTokens;
+    if (tokens >= l.maxTokensPerCase) {
+      throw new CaseStop('limit', { code: 'limit_exceeded', message: `The case used ${tokens} tokens, over its limit of ${l.maxTokensPerCase}.`, details: { limit: 'tokens', max: l.maxTokensPerCase } });
+    }
+    if (this.runUsage.inputTokens + this.runUsage.outputTokens >= l.maxTokensPerRun) {
+      throw new CaseStop('limit', { code: 'limit_exceeded', message: `The run reached its limit of ${l.maxTokensPerRun} tokens.`, details: { limit: 'run_tokens', max: l.maxTokensPerRun } });
+    }
+  }
+
+  /** A model turn happened: count it and its tokens. */
+  addTurn(inputTokens: number, outputTokens: number): void {
+    this.usage.turns++;
+    this.usage.inputTokens += inputTokens;
+    this.usage.outputTokens += outputTokens;
+    this.runUsage.inputTokens += inputTokens;
+    this.runUsage.outputTokens += outputTokens;
+    this.emit({ type: 'turn', case: this.planCase.index, turn: this.usage.turns, inputTokens, outputTokens });
+  }
+
+  private checkRole(role: string): void {
+    if (!this.session.roles().includes(role)) {
+      throw new AppError('role_not_found', `This run has no role "${role}".`, { role, roles: this.session.roles() });
+    }
+  }
+
+  async snapshot(role: string, maxTokens = this.settings.snapshotMaxTokens): Promise<SnapshotResult> {
+    this.checkpoint();
+    this.checkRole(role);
+    return this.session.run(role, async (state) => {
+      const view = await snapshotView(state, { format: 'yaml', maxTokens, timeoutMs: this.settings.snapshotTimeoutMs });
+      this.lastSnapshotAt.set(role, state.navEpoch);
+      return {
+        role,
+        pageId: state.id,
+        url: view.url,
+        title: view.title,
+        text: String(view.snapshot ?? ''),
+        tree: state.lastSnapshot?.tree ?? [],
+        truncated: view.truncated,
+        tokens: view.tokens,
+      };
+    });
+  }
+
+  /** Has the role's page navigated to a new document since its last snapshot here? */
+  async needsSnapshot(role: string): Promise<boolean> {
+    const seen = this.lastSnapshotAt.get(role);
+    if (seen === undefined) return true;
+    return this.session.run(role, async (state) => state.navEpoch !== seen);
+  }
+
+  private newStep(ask: AskContext, role: string, action: string, params?: StepParams): StepRecord {
+    return {
+      n: ++this.stepSeq,
+      ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
+      asked: ask.asked,
+      role,
+      action,
+      ...(params && Object.keys(params).length ? { params } : {}),
+      ...(ask.secretParams?.length ? { secretParams: ask.secretParams } : {}),
+      status: 'passed',
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+    };
+  }
+
+  private async finishStep(step: StepRecord, state: PageState | null, started: number): Promise<void> {
+    step.durationMs = Date.now() - started;
+    if (state) {
+      step.url = state.page.url();
+      if (this.settings.screenshots && this.artifacts && !state.dialog && !state.closed) {
+        const shot = await state.page.screenshot({ type: 'jpeg', quality: 50, timeout: 5000 }).catch(() => null);
+        if (shot) step.screenshot = await this.artifacts.put(`c${this.planCase.index}-s${step.n}.jpg`, shot, 'image/jpeg').catch(() => undefined);
+      }
+    }
+    this.report.steps.push(step);
+    this.emit({ type: 'step', case: this.planCase.index, step });
+  }
+
+  /** Record a step that never reached the page (a step the planner could not interpret). */
+  async fail(role: string, ask: AskContext, error: StepError, action = 'interpret'): Promise<StepRecord> {
+    const step = this.newStep(ask, role, action);
+    step.status = 'failed';
+    step.error = error;
+    await this.finishStep(step, null, Date.now());
+    return step;
+  }
+
+  /** One action, by ref (or description as a fallback), with its verified locator recorded first. */
+  async act(role: string, body: FlowAction, ask: AskContext, extra: { healed?: boolean; locatorCode?: string } = {}): Promise<ActResult> {
+    this.checkpoint();
+    this.checkRole(role);
+    const params: StepParams = {};
+    for (const k of ['url', 'value', 'text', 'key', 'by', 'textGone', 'time', 'direction'] as const) {
+      if (body[k] !== undefined) (params as Record<string, unknown>)[k] = body[k];
+    }
+    const step = this.newStep(ask, role, body.action, params);
+    if (extra.healed) step.healed = true;
+    const started = Date.now();
+    return this.session.run(role, async (state) => {
+      const ctx = {
+        actionTimeoutMs: this.settings.actionTimeoutMs,
+        navigationTimeoutMs: this.settings.navigationTimeoutMs,
+        describeWaitMs: this.settings.describeWaitMs,
+        allowedSchemes: this.settings.allowedSchemes,
+        listPageIds: () => this.session.pageIds(role),
+      };
+      try {
+        if (body.ref) {
+          step.ref = body.ref;
+          // Check the ref first (an unknown ref answers at once), then prove a locator
+          // for it while the element is still there.
+          await resolveRef(state, body.ref);
+          const loc = await verifiedLocator(state, body.ref);
+          if (loc) step.locator = loc;
+        }
+        const outcome = await performAction(state, { ...body, snapshot: 'none' } as unknown as ActionBody, ctx);
+        if (!step.locator && outcome.target?.locator) {
+          step.locator = { code: `page.${outcome.target.locator}`, verified: true, strategy: outcome.target.resolvedBy, source: 'ladder' };
+        }
+        if (!step.locator && extra.locatorCode) step.locator = { code: extra.locatorCode, verified: true, strategy: 'recorded', source: 'none' };
+        await this.finishStep(step, state, started);
+        return { ok: true, step, outcome };
+      } catch (err) {
+        step.status = 'failed';
+        step.error = errorOf(err);
+        await this.finishStep(step, state, started);
+        return { ok: false, step, error: step.error };
+      }
+    });
+  }
+
+  /** Act on an already built locator (replays): the locator was verified when it was recorded. */
+  async actOnLocator(role: string, action: FlowAction, code: string, resolve: (state: PageState) => Locator, ask: AskContext): Promise<ActResult> {
+    this.checkpoint();
+    const params: StepParams = {};
+    for (const k of ['url', 'value', 'text', 'key', 'by'] as const) if (action[k] !== undefined) (params as Record<string, unknown>)[k] = action[k];
+    const step = this.newStep(ask, role, action.action, params);
+    step.locator = { code, verified: true, strategy: 'recorded', source: 'none' };
+    const started = Date.now();
+    return this.session.run(role, async (state) => {
+      try {
+        const loc = resolve(state);
+        const t = this.settings.actionTimeoutMs;
+        switch (action.action) {
+          case 'click': await loc.click({ timeout: t }); break;
+          case 'hover': await loc.hover({ timeout: t }); break;
+          case 'fill': await loc.fill(String(action.value ?? ''), { timeout: t }); break;
+          case 'type': await loc.fill('', { timeout: t }); await loc.pressSequentially(action.text ?? '', { timeout: t }); break;
+          case 'select': {
+            const v = Array.isArray(action.value) ? action.value : [String(action.value ?? '')];
+            await loc.selectOption(action.by === 'label' ? v.map((label) => ({ label })) : action.by === 'value' ? v.map((value) => ({ value })) : v, { timeout: t });
+            break;
+          }
+          case 'check': await loc.check({ timeout: t }); break;
+          case 'uncheck': await loc.uncheck({ timeout: t }); break;
+          case 'press': await loc.press(action.key ?? 'Enter', { timeout: t }); break;
+          default: throw new AppError('invalid_request', `Cannot replay ${action.action} on a locator.`);
+        }
+        await this.finishStep(step, state, started);
+        return { ok: true, step };
+      } catch (err) {
+        step.status = 'failed';
+        step.error = errorOf(err);
+        await this.finishStep(step, state, started);
+        return { ok: false, step, error: step.error };
+      }
+    });
+  }
+
+  /**
+   * Wait until the page stops changing: one in-page MutationObserver promise (child
+   * lists, text AND attributes), resolved after quietMs without a mutation or at
+   * timeoutMs, whichever first; then, within what is left, the network going idle.
+   */
+  async waitForStable(role: string, ask: AskContext, opts: { quietMs?: number; timeoutMs?: number; record?: boolean } = {}): Promise<{ stable: boolean; mutations: number; waitedMs: number; networkIdle: boolean }> {
+    this.checkpoint();
+    this.checkRole(role);
+    const quietMs = Math.min(opts.quietMs ?? this.settings.stableQuietMs, 10_000);
+    const timeoutMs = Math.min(opts.timeoutMs ?? this.settings.stableTimeoutMs, 30_000);
+    const step = this.newStep(ask, role, 'wait_for_stable');
+    const started = Date.now();
+    return this.session.run(role, async (state) => {
+      const page = state.page;
+      let result = { stable: false, mutations: 0, waitedMs: 0 };
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          result = await page.evaluate(({ quiet, bound }) => new Promise<{ stable: boolean; mutations: number; waitedMs: number }>((resolve) => {
+            const start = performance.now();
+            let last = start;
+            let mutations = 0;
+            const obs = new MutationObserver((records) => { mutations += records.length; last = performance.now(); });
+            obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+            const tick = () => {
+              const now = performance.now();
+              if (now - last >= quiet || now - start >= bound) {
+                obs.disconnect();
+                resolve({ stable: now - last >= quiet, mutations, waitedMs: Math.round(now - start) });
+              } else setTimeout(tick, Math.max(10, Math.min(50, quiet - (now - last))));
+            };
+            setTimeout(tick, quiet);
+          }), { quiet: quietMs, bound: timeoutMs });
+          break;
+        } catch {
+          // The document was replaced mid-wait (a navigation): wait for it, then observe the new one.
+          await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => {});
+        }
+      }
+      const left = Math.max(200, timeoutMs - (Date.now() - started));
+      const networkIdle = await page.waitForLoadState('networkidle', { timeout: left }).then(() => true, () => false);
+      const out = { ...result, networkIdle };
+      if (opts.record !== false) {
+        step.params = { time: out.waitedMs };
+        await this.finishStep(step, null, started);
+        step.url = page.url();
+      }
+      return out;
+    });
+  }
+
+  /** Resolve an element for a check: ref from the last snapshot, else the description ladder. */
+  private async checkTarget(state: PageState, check: CheckSpec): Promise<{ loc: Locator; record: LocatorRecord | undefined; ref?: string }> {
+    const c = check as { ref?: string; description?: string };
+    if (c.ref) {
+      const t = await resolveRef(state, c.ref);
+      const rec = await verifiedLocator(state, c.ref);
+      return { loc: t.locator, record: rec ?? undefined, ref: c.ref };
+    }
+    if (c.description) {
+      const t = await resolveDescription(state, c.description, { waitMs: this.settings.describeWaitMs });
+      return { loc: t.locator, record: t.code ? { code: `page.${t.code}`, verified: true, strategy: t.resolvedBy, source: 'ladder' } : undefined };
+    }
+    throw new AppError('invalid_request', 'An element check needs a ref (or a description).', { field: 'ref' });
+  }
+
+  /** Evaluate a check on the live page and record it (as a step and as an assertion). */
+  async assert(role: string, check: CheckSpec, ask: AskContext & { description?: string }): Promise<AssertionRecord> {
+    this.checkpoint();
+    this.checkRole(role);
+    const step = this.newStep(ask, role, 'assert');
+    const started = Date.now();
+    return this.session.run(role, async (state) => {
+      const rec: AssertionRecord = {
+        ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
+        description: ask.description ?? describeCheck(check),
+        role,
+        check,
+        passed: false,
+        durationMs: 0,
+      };
+      try {
+        let loc: Locator | null = null;
+        if (check.type.startsWith('element_')) {
+          const t = await this.checkTarget(state, check);
+          loc = t.loc;
+          if (t.record) rec.locator = t.record;
+          if (t.ref) step.ref = t.ref;
+        }
+        const out = await evaluateCheck(state.page, check, loc, this.settings.assertTimeoutMs, this.signal);
+        rec.passed = out.passed;
+        if (out.actual !== undefined) rec.actual = out.actual;
+        if (!check.type.startsWith('element_') || rec.locator) rec.expect = expectCode(check, rec.locator?.code);
+        if (!out.passed) rec.error = { code: 'assertion_failed', message: `Expected ${describeCheck(check)}${out.actual ? `; ${out.actual}` : ''}.` };
+      } catch (err) {
+        rec.passed = false;
+        rec.error = errorOf(err);
+      }
+      rec.durationMs = Date.now() - started;
+      step.status = rec.passed ? 'passed' : 'failed';
+      if (rec.error) step.error = rec.error;
+      if (rec.locator) step.locator = rec.locator;
+      step.assertion = rec;
+      this.report.assertions.push(rec);
+      await this.finishStep(step, state, started);
+      return rec;
+    });
+  }
+
+  complete(passed: boolean, summary: string): void {
+    // The first "complete" stands; and it never turns a failed assertion into a pass
+    // (the loop decides the status from the assertions).
+    if (this.completed) return;
+    this.completed = true;
+    this.completedPassed = passed;
+    this.summary = summary;
+  }
+}

@@ -1,0 +1,150 @@
+// The report of a run: plain JSON (diffable, jq-able), from which the JUnit XML, the
+// Playwright spec and replays are derived. Every field is a fact recorded while the
+// run happened.
+
+export interface LocatorRecord {
+  /** Playwright code rooted at `page`, e.g. page.getByRole('button', { name: 'Log in' }). */
+  code: string;
+  /** How it was proven on the live page before the action. */
+  verified: boolean;
+  strategy: string;
+  /** Where it came from: the locator synthesizer, or role + name from the snapshot. */
+  source: 'synthesized' | 'role-name' | 'ladder' | 'none';
+}
+
+export interface StepError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type CheckSpec =
+  | { type: 'text_visible'; text: string }
+  | { type: 'text_hidden'; text: string }
+  | { type: 'url'; op: 'is' | 'contains'; value: string }
+  | { type: 'title'; op: 'is' | 'contains'; value: string }
+  | { type: 'element_text'; ref?: string; description?: string; text: string }
+  | { type: 'element_state'; ref?: string; description?: string; state: 'checked' | 'unchecked' | 'enabled' | 'disabled' | 'visible' | 'hidden' }
+  | { type: 'element_value'; ref?: string; description?: string; value: string };
+
+export interface AssertionRecord {
+  /** The plan step (1-based) this assertion checks, when it checks one. */
+  planStep?: number;
+  description: string;
+  role: string;
+  check: CheckSpec;
+  passed: boolean;
+  actual?: string;
+  /** Verified locator of the element checked, for element checks. */
+  locator?: LocatorRecord;
+  /** The same check as Playwright Test code. */
+  expect?: string;
+  durationMs: number;
+  error?: StepError;
+}
+
+export interface StepParams {
+  url?: string;
+  value?: string | string[];
+  text?: string;
+  key?: string;
+  by?: 'value' | 'label';
+  textGone?: string;
+  time?: number;
+  direction?: string;
+}
+
+export interface StepRecord {
+  /** Sequence number in its case. */
+  n: number;
+  planStep?: number;
+  /** What the plan asked (the step text as written, variables not substituted). */
+  asked: string;
+  role: string;
+  /** navigate, click, fill, type, select, check, press, wait_for, wait_for_stable, assert, ... */
+  action: string;
+  params?: StepParams;
+  /** Names of variables whose values this step's params hold (kept out of exports). */
+  secretParams?: string[];
+  ref?: string;
+  locator?: LocatorRecord;
+  status: 'passed' | 'failed';
+  startedAt: string;
+  durationMs: number;
+  url?: string;
+  screenshot?: string;
+  error?: StepError;
+  assertion?: AssertionRecord;
+  /** Replay: the recorded locator no longer resolved and the planner did this step. */
+  healed?: boolean;
+}
+
+export type CaseStatus = 'passed' | 'failed' | 'skipped' | 'cancelled';
+
+export interface CaseUsage {
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CaseReport {
+  index: number;
+  name: string;
+  status: CaseStatus;
+  completed: boolean;
+  summary: string;
+  steps: StepRecord[];
+  assertions: AssertionRecord[];
+  /** Mandatory plan steps with no passing assertion. */
+  missingAssertions: { planStep: number; text: string }[];
+  startedAt: string;
+  durationMs: number;
+  usage: CaseUsage;
+  trace?: string;
+  /** Replay: steps the planner redid because their locator no longer resolved. */
+  healedSteps?: number[];
+  error?: StepError;
+}
+
+export type RunStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled';
+
+export interface RunReport {
+  runId: string;
+  url: string;
+  planner: string;
+  model?: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs: number;
+  cases: CaseReport[];
+  totals: { cases: number; passed: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number };
+  usage: CaseUsage;
+  replayOf?: string;
+  error?: StepError;
+  callback?: { url: string; attempts: number; delivered: boolean; status?: number; error?: string };
+}
+
+export type RunEvent =
+  | { type: 'run_started'; runId: string; planner: string; cases: { index: number; name: string }[] }
+  | { type: 'case_started'; case: number; name: string }
+  | { type: 'step'; case: number; step: StepRecord }
+  | { type: 'turn'; case: number; turn: number; inputTokens: number; outputTokens: number }
+  | { type: 'case_finished'; case: number; status: CaseStatus; summary: string; durationMs: number }
+  | { type: 'run_finished'; status: RunStatus; totals: RunReport['totals']; durationMs: number };
+
+export function emptyTotals(): RunReport['totals'] {
+  return { cases: 0, passed: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 };
+}
+
+export function computeTotals(cases: CaseReport[]): RunReport['totals'] {
+  const t = emptyTotals();
+  for (const c of cases) {
+    t.cases++;
+    t[c.status]++;
+    t.steps += c.steps.length;
+    t.assertions += c.assertions.length;
+    t.failedAssertions += c.assertions.filter((a) => !a.passed).length;
+  }
+  return t;
+}
