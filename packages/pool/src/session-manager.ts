@@ -227,6 +227,9 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
       throw err;
     }
+    // The idle clock starts when the caller gets the session, not before its leases:
+    // leasing several contexts on a busy machine can take longer than a short idle timeout.
+    session.lastUsed = Date.now();
     this.live.set(record.id, session);
     this.log.info({ sessionId: record.id, tenant, roles: names }, 'session created');
     return this.describe(session);
