@@ -152,7 +152,7 @@ describe('admission queue', () => {
       await new Promise((r) => setTimeout(r, 150));
     }
     await waitUntil(() => results.length >= 3, 15_000, 'two admitted and one rejected');
-    expect(results.filter((r) => r.status === 201).map((r) => r.i)).toEqual([1, 2]);
+    expect(results.filter((r) => r.status === 201).map((r) => r.i), JSON.stringify(results)).toEqual([1, 2]);
     const rejected = results.filter((r) => r.status === 429);
     expect(rejected.map((r) => r.i)).toEqual([6]);
     expect(Number(rejected[0].retryAfter)).toBeGreaterThan(0);
@@ -177,7 +177,7 @@ describe('admission queue', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
     expect(await queued()).toBe(0);
     for (const r of results.filter((x) => x.status === 201)) await apiA().delete(`/v1/sessions/${r.id}`);
-    expect((await svc.api.get('/v1/pool')).body.leased).toBe(0);
+    expect((await apiA().get('/v1/pool')).body.leased).toBe(0);
   });
 
   it('takes a request that disconnects out of the queue', async () => {

@@ -58,7 +58,13 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       maxStalledCount: 2,
       autorun: true,
     });
-    w.on('error', (err) => opts.logger?.warn({ queue: name, err: String(err) }, 'worker error'));
+    // A Redis outage makes every reconnect attempt an error: log at most one a minute.
+    let lastLogged = 0;
+    w.on('error', (err) => {
+      if (Date.now() - lastLogged < 60_000) return;
+      lastLogged = Date.now();
+      opts.logger?.warn({ queue: name, err: String(err) }, 'worker error');
+    });
     return w;
   });
 

@@ -62,7 +62,6 @@ export class Admission {
   private readonly events: QueueEvents;
   private readonly worker: Worker;
   private readonly connections: Redis[] = [];
-  private reserved = 0;
   private closed = false;
   private wake: (() => void) | null = null;
   /** Set when shutdown begins: no new requests, and waiting ones are answered. */
@@ -93,6 +92,8 @@ export class Admission {
     this.abandonedKey = (jobId) => `${opts.redisPrefix}admission:abandoned:${jobId}`;
     this.queue.on('error', () => {});
     this.events.on('error', () => {});
+    this.events.on('waiting', () => this.wake?.());
+    this.events.on('added', () => this.wake?.());
     this.worker.on('error', () => {});
   }
 
@@ -109,8 +110,10 @@ export class Admission {
     this.wake?.();
   }
 
+  /** Requests not admitted yet: waiting, or taken by a node that is about to admit them. */
   async queued(): Promise<number> {
-    return withRedis(() => this.queue.getJobCountByTypes('waiting', 'prioritized'));
+    if (this.opts.redis.status !== 'ready') throw new AppError('redis_unavailable', 'Redis is unreachable; retry shortly.');
+    return withRedis(() => this.queue.getJobCountByTypes('waiting', 'prioritized', 'active'));
   }
 
   /**
@@ -118,7 +121,7 @@ export class Admission {
    * taking a job and decrementing would otherwise leave it one too high).
    */
   async resync(): Promise<void> {
-    const actual = await this.queued();
+    const actual = await withRedis(() => this.queue.getJobCountByTypes('waiting', 'prioritized'));
     await withRedis(() => this.opts.redis.set(this.depthKey, actual));
   }
 
@@ -138,14 +141,10 @@ export class Admission {
     if (this.draining || this.closed) throw new AppError('shutting_down', 'This node is shutting down; retry shortly.');
     const full: AdmissionRequest = { ...req, node: this.opts.nodeId, enqueuedAt: started };
     const waiting = await this.queued();
-    if (waiting === 0 && this.opts.freeSlots() - this.reserved >= req.slots) {
-      this.reserved += req.slots;
-      try {
-        return { result: await this.opts.admit(full), waitedMs: Date.now() - started, queued: false };
-      } finally {
-        this.reserved -= req.slots;
-        this.slotFreed();
-      }
+    // admit() takes its pool slots synchronously (the pool reserves before its first
+    // await), so checking and admitting in one tick cannot overshoot.
+    if (waiting === 0 && this.opts.freeSlots() >= req.slots) {
+      return { result: await this.opts.admit(full), waitedMs: Date.now() - started, queued: false };
     }
     // Not willing to wait: fail now. (BullMQ reads a 0 ttl as "no timeout", so a 0
     // must never reach waitUntilFinished.)
@@ -233,25 +232,32 @@ export class Admission {
   private async pull(): Promise<void> {
     const token = `${this.opts.nodeId}:${randomUUID()}`;
     while (!this.closed) {
-      if (this.opts.freeSlots() - this.reserved < 1) {
+      if (this.opts.freeSlots() < 1) {
         await this.sleep(1000);
         continue;
       }
+      // Take a job only while a slot is free: no blocking fetch that could return a job
+      // after the slot is gone (that job would wait here while other nodes have room).
+      // New jobs wake the loop through QueueEvents; the timeout is a safety net.
       let job: Job | undefined;
       try {
-        job = await this.worker.getNextJob(token, { block: true });
-      } catch (err) {
+        job = await this.worker.getNextJob(token, { block: false });
+      } catch {
         if (!this.closed) await this.sleep(500);
         continue;
       }
-      if (!job || this.closed) continue;
+      if (!job) {
+        await this.sleep(1000);
+        continue;
+      }
+      if (this.closed) break;
       const data = job.data as AdmissionRequest;
       await this.opts.redis.multi().decr(this.tenantKey(data.tenant)).decr(this.depthKey).exec().catch(() => {});
       // Wait here for enough slots (a multi-role request), keeping the job locked, unless
       // its requester gave up meanwhile (queue timeout, client gone, its node stopping).
       const abandoned = async () => (await this.opts.redis.exists(this.abandonedKey(String(job!.id))).catch(() => 0)) === 1;
       let gaveUp = false;
-      while (!this.closed && this.opts.freeSlots() - this.reserved < data.slots) {
+      while (!this.closed && this.opts.freeSlots() < data.slots) {
         await this.sleep(500);
         if ((gaveUp = await abandoned())) break;
         await job.extendLock(token, 30_000).catch(() => {});
@@ -263,7 +269,6 @@ export class Admission {
       // Stopping: leave the job unsettled; its lock lapses and the stalled check of a
       // live node puts it back in the queue.
       if (this.closed) continue;
-      this.reserved += data.slots;
       const j = job;
       const work: Promise<void> = this.opts
         .admit(data)
@@ -272,10 +277,7 @@ export class Admission {
           (err) => j.moveToFailed(encodeError(err), token, false),
         )
         .then(() => undefined, (err) => this.opts.logger?.warn({ err: String(err) }, 'admission job could not be settled'))
-        .finally(() => {
-          this.reserved -= data.slots;
-          this.inflight.delete(work);
-        });
+        .finally(() => this.inflight.delete(work));
       this.inflight.add(work);
     }
   }

@@ -31,6 +31,7 @@ export class Membership {
   private timer: NodeJS.Timeout | null = null;
   private readonly startedAt = new Date().toISOString();
   private beating: Promise<void> | null = null;
+  private failing = false;
 
   constructor(private readonly opts: MembershipOptions) {
     this.leases = new LeaseRegistry(opts.redis, opts.prefix, opts.ttlMs);
@@ -58,8 +59,12 @@ export class Membership {
         startedAt: this.startedAt,
       });
       await this.leases.renew(local.leases);
+      if (this.failing) this.opts.logger?.warn({}, 'heartbeat restored');
+      this.failing = false;
     } catch (err) {
-      this.opts.logger?.warn({ err: String(err) }, 'heartbeat failed (Redis unreachable?)');
+      // Say it once per outage, not once per beat.
+      if (!this.failing) this.opts.logger?.warn({ err: String(err) }, 'heartbeat failed (Redis unreachable?)');
+      this.failing = true;
     }
   }
 
