@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { Admission, Membership, type SessionStore } from '@ariadne/cluster';
+import { Admission, Membership, QUEUES, type SessionStore } from '@ariadne/cluster';
+import { createRunProcessor, DEFAULT_SETTINGS, markRunFailed, plannerFor, RunStore } from '@ariadne/flows';
 import { startWorkers, type WorkerHost } from '@ariadne/worker';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
 import type { Config } from './config.js';
@@ -67,15 +68,44 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
   // Leases follow contexts: written when a context is leased, removed when it is
   // released. A write lost to a Redis outage is repaired by the next heartbeat.
   sessions.on('lease-acquired', (l) => {
-    void membership.leases.add({ ...l, node: config.nodeId }).catch(() => {});
+    void membership.acquired({ ...l, node: config.nodeId }).catch(() => {});
   });
   sessions.on('lease-released', ({ id }) => {
-    void membership.leases.remove(id).catch(() => {});
+    void membership.released(id).catch(() => {});
     admission.slotFreed();
   });
 
   await membership.start();
   await admission.start();
+
+  // Flow runs execute here, on this node's pool, like any session.
+  const runStore = new RunStore(d.redis, prefix, config.runs.retentionSeconds);
+  const plannerDefaults = { planner: config.runs.planner, anthropic: config.runs.anthropic, openai: config.runs.openai };
+  const runProcessor = createRunProcessor({
+    store: runStore,
+    sessions,
+    nodeId: config.nodeId,
+    runsDir: config.runs.dir,
+    planners: (rec, secret) => plannerFor(rec, secret, plannerDefaults),
+    logger: d.logger,
+    settings: {
+      ...DEFAULT_SETTINGS,
+      actionTimeoutMs: config.timeouts.actionMs,
+      navigationTimeoutMs: config.timeouts.navigationMs,
+      snapshotTimeoutMs: config.timeouts.snapshotMs,
+      describeWaitMs: config.timeouts.describeWaitMs,
+      allowedSchemes: config.allowedSchemes,
+      assertTimeoutMs: config.runs.assertTimeoutMs,
+      limits: {
+        maxStepsPerCase: config.runs.maxStepsPerCase,
+        maxTurnsPerCase: config.runs.maxTurnsPerCase,
+        maxTokensPerCase: config.runs.maxTokensPerCase,
+        maxTokensPerRun: config.runs.maxTokensPerRun,
+        caseTimeoutMs: config.runs.caseTimeoutMs,
+        runTimeoutMs: config.runs.runTimeoutMs,
+      },
+    },
+  });
 
   const workers = config.cluster.workerMode === 'inline'
     ? await startWorkers({
@@ -87,8 +117,13 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
       reapIntervalMs: config.cluster.reapIntervalMs,
       shutdownMs: config.timeouts.shutdownMs,
       logger: d.logger,
+      processors: { [QUEUES.runs]: { concurrency: config.runs.concurrency, processor: runProcessor as never } },
     })
     : null;
+  // A run whose job BullMQ gives up on (stalled too often) is marked failed, never left running.
+  workers?.workers.find((w) => w.name === QUEUES.runs)?.on('failed', (job, err) => {
+    if (job) void markRunFailed(runStore, job.id ?? job.data?.runId, err?.message ?? 'failed').catch(() => {});
+  });
 
   return {
     membership,

@@ -32,6 +32,8 @@ export class Membership {
   private readonly startedAt = new Date().toISOString();
   private beating: Promise<void> | null = null;
   private failing = false;
+  /** Leases released while a heartbeat was in flight: the beat may have re-added them. */
+  private readonly releasedDuringBeat = new Set<string>();
 
   constructor(private readonly opts: MembershipOptions) {
     this.leases = new LeaseRegistry(opts.redis, opts.prefix, opts.ttlMs);
@@ -58,7 +60,12 @@ export class Membership {
         sessions: local.sessions,
         startedAt: this.startedAt,
       });
-      await this.leases.renew(local.leases);
+      // Renew only what is still held now, and take out again whatever was released
+      // while this beat was in flight (its ZADD may have put it back).
+      const held = new Set(this.opts.local().leases.map((l) => l.id));
+      await this.leases.renew(local.leases.filter((l) => held.has(l.id)));
+      for (const id of this.releasedDuringBeat) await this.leases.remove(id);
+      this.releasedDuringBeat.clear();
       if (this.failing) this.opts.logger?.warn({}, 'heartbeat restored');
       this.failing = false;
     } catch (err) {
@@ -66,6 +73,17 @@ export class Membership {
       if (!this.failing) this.opts.logger?.warn({ err: String(err) }, 'heartbeat failed (Redis unreachable?)');
       this.failing = true;
     }
+  }
+
+  /** A context was leased here: record it at once (the heartbeat keeps it alive). */
+  async acquired(lease: LeaseInfo): Promise<void> {
+    await this.leases.add(lease);
+  }
+
+  /** A context was given back: its lease goes, and stays gone even if a beat is in flight. */
+  async released(id: string): Promise<void> {
+    if (this.beating) this.releasedDuringBeat.add(id);
+    await this.leases.remove(id);
   }
 
   async stop(): Promise<void> {
