@@ -67,6 +67,10 @@ describe('loadConfig defaults', () => {
       STREAM_PING_INTERVAL_MS: c.stream.pingIntervalMs, STREAM_MESSAGES_PER_SECOND: c.stream.messagesPerSecond,
       LEASE_TTL_MS: c.cluster.leaseTtlMs, HEARTBEAT_MS: c.cluster.heartbeatMs, REAP_INTERVAL_MS: c.cluster.reapIntervalMs,
       QUEUE_MAX: c.cluster.queueMax, QUEUE_TIMEOUT_SECONDS: c.cluster.queueTimeoutSeconds, WORKER_MODE: c.cluster.workerMode,
+      RUN_CONCURRENCY: c.runs.concurrency, RUN_RETENTION_SECONDS: c.runs.retentionSeconds, RUN_MAX_STEPS_PER_CASE: c.runs.maxStepsPerCase,
+      RUN_MAX_TURNS_PER_CASE: c.runs.maxTurnsPerCase, RUN_MAX_TOKENS_PER_CASE: c.runs.maxTokensPerCase, RUN_MAX_TOKENS: c.runs.maxTokensPerRun,
+      RUN_CASE_TIMEOUT_MS: c.runs.caseTimeoutMs, RUN_TIMEOUT_MS: c.runs.runTimeoutMs, RUN_ASSERT_TIMEOUT_MS: c.runs.assertTimeoutMs,
+      FLOW_PLANNER: c.runs.planner, ANTHROPIC_MODEL: c.runs.anthropic.model, OPENAI_MODEL: c.runs.openai.model,
     };
     // Derived at start from where the server listens (runtime.ts), not a literal value.
     expect(c.cluster.nodeUrl).toBe('');

@@ -44,6 +44,23 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'QUEUE_MAX', default: '100', description: 'Session requests that may wait for capacity cluster-wide; beyond it: 429 queue_full.' },
   { name: 'QUEUE_TIMEOUT_SECONDS', default: '30', description: 'Default time a session request waits for capacity before 503 queue_timeout.' },
   { name: 'WORKER_MODE', default: 'inline', description: 'inline: run the BullMQ workers (maintenance, runs) in the server process; off: run `node apps/worker/dist/main.js` separately.' },
+  { name: 'RUNS_DIR', default: '(STATE_DIR/runs)', description: 'Where flow runs keep their artifacts (screenshots, traces), one folder per run.' },
+  { name: 'RUN_CONCURRENCY', default: '2', description: 'Flow runs one node executes at once (each leases one context per role from the pool).' },
+  { name: 'RUN_RETENTION_SECONDS', default: '604800', description: 'How long run records, reports and events are kept in Redis.' },
+  { name: 'RUN_MAX_STEPS_PER_CASE', default: '60', description: 'Upper bound on recorded steps (actions, waits, assertions) in one case.' },
+  { name: 'RUN_MAX_TURNS_PER_CASE', default: '40', description: 'Upper bound on model turns in one case (model planners).' },
+  { name: 'RUN_MAX_TOKENS_PER_CASE', default: '400000', description: 'Upper bound on model tokens (input + output) in one case.' },
+  { name: 'RUN_MAX_TOKENS', default: '2000000', description: 'Upper bound on model tokens in one run.' },
+  { name: 'RUN_CASE_TIMEOUT_MS', default: '180000', description: 'Wall time of one case.' },
+  { name: 'RUN_TIMEOUT_MS', default: '900000', description: 'Wall time of one run.' },
+  { name: 'RUN_ASSERT_TIMEOUT_MS', default: '5000', description: 'How long an assertion keeps checking before it fails.' },
+  { name: 'FLOW_PLANNER', default: 'rules', description: 'Default planner of a run: rules (offline), anthropic or openai.' },
+  { name: 'ANTHROPIC_API_KEY', default: '(none)', description: 'Key for the anthropic planner (a run may pass its own apiKey).' },
+  { name: 'ANTHROPIC_BASE_URL', default: '(SDK default)', description: 'Base URL of the Anthropic Messages API.' },
+  { name: 'ANTHROPIC_MODEL', default: 'claude-haiku-4-5', description: 'Default model of the anthropic planner.' },
+  { name: 'OPENAI_API_KEY', default: '(none)', description: 'Key for the openai planner; any string for servers that need none (Ollama, vLLM, LM Studio).' },
+  { name: 'OPENAI_BASE_URL', default: '(SDK default)', description: 'Base URL of an OpenAI-compatible chat completions API, e.g. http://localhost:11434/v1 for Ollama.' },
+  { name: 'OPENAI_MODEL', default: 'gpt-4o-mini', description: 'Default model of the openai planner.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -63,6 +80,21 @@ export interface Config {
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number };
   cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
+  runs: {
+    dir: string;
+    concurrency: number;
+    retentionSeconds: number;
+    maxStepsPerCase: number;
+    maxTurnsPerCase: number;
+    maxTokensPerCase: number;
+    maxTokensPerRun: number;
+    caseTimeoutMs: number;
+    runTimeoutMs: number;
+    assertTimeoutMs: number;
+    planner: 'rules' | 'anthropic' | 'openai';
+    anthropic: { apiKey: string; baseUrl: string; model: string };
+    openai: { apiKey: string; baseUrl: string; model: string };
+  };
   nodeId: string;
   logLevel: string;
 }
@@ -147,12 +179,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeUrl = str('NODE_URL', '');
   if (nodeUrl && !/^https?:\/\/[^/]+/.test(nodeUrl)) problems.push(`NODE_URL=${nodeUrl} must be an http(s) URL`);
 
+  const planner = str('FLOW_PLANNER', 'rules');
+  if (!['rules', 'anthropic', 'openai'].includes(planner)) problems.push(`FLOW_PLANNER=${planner} must be rules, anthropic or openai`);
+  const baseUrl = (name: string) => {
+    const v = str(name, '');
+    if (v && !/^https?:\/\/[^/]+/.test(v)) problems.push(`${name}=${v} must be an http(s) URL`);
+    return v.replace(/\/$/, '');
+  };
+  const stateDir = str('STATE_DIR', '.ariadne');
+
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1'),
     redisUrl,
     redisPrefix: str('REDIS_PREFIX', 'ariadne:'),
-    stateDir: str('STATE_DIR', '.ariadne'),
+    stateDir,
     chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium'),
     pool,
     session: {
@@ -182,6 +223,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       queueMax: int('QUEUE_MAX', 100, 0, 1_000_000),
       queueTimeoutSeconds: int('QUEUE_TIMEOUT_SECONDS', 30, 0, 3600),
       workerMode: workerMode as 'inline' | 'off',
+    },
+    runs: {
+      dir: str('RUNS_DIR', `${stateDir.replace(/\/$/, '')}/runs`),
+      concurrency: int('RUN_CONCURRENCY', 2, 1, 256),
+      retentionSeconds: int('RUN_RETENTION_SECONDS', 604_800, 60, 31_536_000),
+      maxStepsPerCase: int('RUN_MAX_STEPS_PER_CASE', 60, 1, 10_000),
+      maxTurnsPerCase: int('RUN_MAX_TURNS_PER_CASE', 40, 1, 10_000),
+      maxTokensPerCase: int('RUN_MAX_TOKENS_PER_CASE', 400_000, 1000, 100_000_000),
+      maxTokensPerRun: int('RUN_MAX_TOKENS', 2_000_000, 1000, 1_000_000_000),
+      caseTimeoutMs: int('RUN_CASE_TIMEOUT_MS', 180_000, 1000, 86_400_000),
+      runTimeoutMs: int('RUN_TIMEOUT_MS', 900_000, 1000, 86_400_000),
+      assertTimeoutMs: int('RUN_ASSERT_TIMEOUT_MS', 5000, 0, 120_000),
+      planner: planner as 'rules' | 'anthropic' | 'openai',
+      anthropic: { apiKey: str('ANTHROPIC_API_KEY', ''), baseUrl: baseUrl('ANTHROPIC_BASE_URL'), model: str('ANTHROPIC_MODEL', 'claude-haiku-4-5') },
+      openai: { apiKey: str('OPENAI_API_KEY', ''), baseUrl: baseUrl('OPENAI_BASE_URL'), model: str('OPENAI_MODEL', 'gpt-4o-mini') },
     },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,

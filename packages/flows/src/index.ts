@@ -7,3 +7,8 @@ export * from './loop.js';
 export * from './planners/planner.js';
 export * from './planners/rules.js';
 export * from './artifacts.js';
+export * from './junit.js';
+export * from './service/run-store.js';
+export * from './service/processor.js';
+export * from './service/run-service.js';
+export * from './planners/factory.js';

@@ -288,7 +288,9 @@ export class CaseTools {
           const loc = await verifiedLocator(state, body.ref);
           if (loc) step.locator = loc;
         }
-        const outcome = await performAction(state, { ...body, snapshot: 'none' } as unknown as ActionBody, ctx);
+        // A cancel does not wait for a long action (a 20 s wait) to end: ending the
+        // session afterwards stops it in the browser.
+        const outcome = await this.raceAbort(performAction(state, { ...body, snapshot: 'none' } as unknown as ActionBody, ctx));
         if (!step.locator && outcome.target?.locator) {
           step.locator = { code: `page.${outcome.target.locator}`, verified: true, strategy: outcome.target.resolvedBy, source: 'ladder' };
         }
@@ -296,12 +298,37 @@ export class CaseTools {
         await this.finishStep(step, state, started);
         return { ok: true, step, outcome };
       } catch (err) {
+        if (err instanceof CaseStop) throw err;
         step.status = 'failed';
         step.error = errorOf(err);
         await this.finishStep(step, state, started);
         return { ok: false, step, error: step.error };
       }
     });
+  }
+
+  private raceAbort<T>(p: Promise<T>): Promise<T> {
+    if (this.signal.aborted) {
+      p.catch(() => {});
+      return Promise.reject(this.stopError());
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        p.catch(() => {});
+        reject(this.stopError());
+      };
+      this.signal.addEventListener('abort', onAbort, { once: true });
+      p.then(resolve, reject).finally(() => this.signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  private stopError(): CaseStop {
+    try {
+      this.checkpoint();
+    } catch (err) {
+      if (err instanceof CaseStop) return err;
+    }
+    return new CaseStop('cancelled', { code: 'cancelled', message: 'The run was cancelled.' });
   }
 
   /** Act on an already built locator (replays): the locator was verified when it was recorded. */

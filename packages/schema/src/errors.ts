@@ -39,6 +39,8 @@ export const ERROR_STATUS = {
   queue_timeout: 503,
   shutting_down: 503,
   internal_error: 500,
+  run_not_found: 404,
+  run_finished: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

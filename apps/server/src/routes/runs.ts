@@ -1,0 +1,150 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { bullPrefix } from '@ariadne/cluster';
+import { AppError, ErrorResponse, RoleSpec } from '@ariadne/schema';
+import { RunService, RunStore, runView, SAFE_ARTIFACT, toJUnit, type RunStatus, type SubmitBody } from '@ariadne/flows';
+import type { ServerDeps } from '../deps.js';
+
+// Flow runs: POST a plan, it runs as a BullMQ job on a worker with its own leases;
+// read its status and report (JSON, JUnit XML), cancel it, download its artifacts.
+
+const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 503: ErrorResponse };
+
+const RunStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('passed'), Type.Literal('failed'), Type.Literal('error'), Type.Literal('cancelled')]);
+
+const RunOptions = Type.Object({
+  trace: Type.Optional(Type.Boolean({ description: 'Record a Playwright trace per case (default true).' })),
+  screenshots: Type.Optional(Type.Boolean({ description: 'A screenshot after every step (default true).' })),
+  maxStepsPerCase: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  maxTurnsPerCase: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  maxTokensPerCase: Type.Optional(Type.Integer({ minimum: 1000, maximum: 100_000_000 })),
+  maxTokensPerRun: Type.Optional(Type.Integer({ minimum: 1000, maximum: 1_000_000_000 })),
+  caseTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  runTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+}, { additionalProperties: false, description: 'Per-run limits; each is capped by the server\'s RUN_* settings.' });
+
+export const CreateRunBody = Type.Object({
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'Where the flow starts (http or https). Required unless replayOf.' })),
+  plan: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'Markdown: #Case N: name, bullets for steps; Verify/Check/Assert/Confirm/Ensure bullets are mandatory assertions; {{VAR}} variables; "as role:" prefixes.' })),
+  planner: Type.Optional(Type.Union([Type.Literal('rules'), Type.Literal('anthropic'), Type.Literal('openai')])),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Model API key for this run (never returned).' })),
+  baseUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Model API base URL (OpenAI-compatible servers: Ollama, vLLM, LM Studio).' })),
+  variables: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][\\w.-]*$' }), Type.String({ maxLength: 10_000 }), { maxProperties: 200 })),
+  roles: Type.Optional(Type.Array(RoleSpec, { maxItems: 16, description: 'Context settings for roles the plan uses.' })),
+  callbackUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'http(s) URL the final report is POSTed to.' })),
+  replayOf: Type.Optional(Type.String({ maxLength: 64, description: 'Re-run the recorded actions of this run without the planner; steps whose locator no longer resolves are redone by the planner (self-healing).' })),
+  options: Type.Optional(RunOptions),
+}, { additionalProperties: false });
+
+const RunViewSchema = Type.Object({
+  id: Type.String(),
+  status: RunStatusSchema,
+  url: Type.String(),
+  planner: Type.String(),
+  model: Type.Optional(Type.String()),
+  createdAt: Type.String(),
+  startedAt: Type.Optional(Type.String()),
+  finishedAt: Type.Optional(Type.String()),
+  attempts: Type.Integer({ description: 'Workers that started this run (more than 1: its worker stopped and another took over).' }),
+  replayOf: Type.Optional(Type.String()),
+  variables: Type.Array(Type.String(), { description: 'Variable names (values are never returned).' }),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  totals: Type.Optional(Type.Any()),
+  report: Type.Optional(Type.Any({ description: 'The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts.' })),
+  links: Type.Record(Type.String(), Type.String()),
+});
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+function baseUrlOf(req: FastifyRequest): string {
+  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+}
+
+const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.zip': 'application/zip', '.json': 'application/json' };
+
+export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { config } = deps;
+  const store = new RunStore(deps.redis, config.redisPrefix, config.runs.retentionSeconds);
+  const runs = new RunService(
+    store,
+    // BullMQ needs a connection that waits for Redis instead of failing fast.
+    () => {
+      const conn = deps.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false });
+      conn.on('error', () => {});
+      return conn;
+    },
+    bullPrefix(config.redisPrefix),
+    { planner: config.runs.planner, anthropic: config.runs.anthropic, openai: config.runs.openai },
+    config.allowedSchemes,
+  );
+  app.addHook('onClose', async () => runs.close());
+
+  app.post('/v1/runs', {
+    schema: {
+      tags: ['runs'],
+      summary: 'Run a plain-English plan in real browsers (a queued job; 202 with the run id)',
+      body: CreateRunBody,
+      response: { 202: RunViewSchema, ...errors },
+    },
+  }, async (req, reply) => {
+    const rec = await runs.submit(req.tenant, req.body as SubmitBody);
+    return reply.status(202).send(runView(rec, baseUrlOf(req), false));
+  });
+
+  app.get('/v1/runs', {
+    schema: {
+      tags: ['runs'],
+      summary: "This tenant's runs, newest first (bounded)",
+      querystring: Type.Object({
+        status: Type.Optional(RunStatusSchema),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+      }),
+      response: { 200: Type.Object({ runs: Type.Array(RunViewSchema), total: Type.Integer() }), ...errors },
+    },
+  }, async (req) => {
+    const q = req.query as { status?: RunStatus; limit?: number };
+    const list = await runs.list(req.tenant, q.status, q.limit ?? 20);
+    return { runs: list.map((r) => runView(r, baseUrlOf(req), false)), total: list.length };
+  });
+
+  app.get('/v1/runs/:id', {
+    schema: { tags: ['runs'], summary: 'A run: status and, once it has steps, its JSON report', params: IdParams, response: { 200: RunViewSchema, ...errors } },
+  }, async (req) => runView(await runs.get(req.tenant, req.params.id), baseUrlOf(req), true));
+
+  app.delete('/v1/runs/:id', {
+    schema: { tags: ['runs'], summary: 'Cancel a run (queued: removed; running: stopped at its next step)', params: IdParams, response: { 202: RunViewSchema, ...errors } },
+  }, async (req, reply) => reply.status(202).send(runView(await runs.cancel(req.tenant, req.params.id), baseUrlOf(req), false)));
+
+  app.get('/v1/runs/:id/junit', {
+    schema: { tags: ['runs'], summary: 'The report as JUnit XML, for CI', params: IdParams, response: { 200: Type.String({ description: 'application/xml' }), ...errors } },
+  }, async (req, reply) => {
+    const rec = await runs.get(req.tenant, req.params.id);
+    if (!rec.report) throw new AppError('run_not_found', `Run ${rec.id} has no report yet (${rec.status}).`, { runId: rec.id, status: rec.status });
+    return reply.header('content-type', 'application/xml; charset=utf-8').send(toJUnit(rec.report));
+  });
+
+  app.get('/v1/runs/:id/artifacts/:name', {
+    schema: {
+      tags: ['runs'],
+      summary: 'A screenshot or Playwright trace of a run (names are in the report)',
+      params: Type.Object({ id: Type.String({ maxLength: 64 }), name: Type.String({ maxLength: 128 }) }),
+      response: { 200: Type.String({ description: 'image/jpeg or application/zip' }), ...errors },
+    },
+  }, async (req, reply) => {
+    const rec = await store.getFor(req.tenant, req.params.id);
+    const name = req.params.name;
+    const file = path.join(config.runs.dir, rec.id, name);
+    const st = SAFE_ARTIFACT.test(name) ? await stat(file).catch(() => null) : null;
+    if (!st?.isFile()) throw new AppError('not_found', `Run ${rec.id} has no artifact "${name}" on this node.`, { runId: rec.id, name });
+    return reply
+      .header('content-type', CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream')
+      .header('content-length', st.size)
+      .send(createReadStream(file) as never);
+  });
+};
