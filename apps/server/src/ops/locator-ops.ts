@@ -25,6 +25,7 @@ export const locatorOps: PageOp[] = [
       ref: Type.String({ maxLength: 32 }),
       page: Type.Optional(Type.String({ maxLength: 64 })),
       max: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
+      baseline: Type.Optional(Type.Boolean({ default: true, description: 'Include Playwright\'s normalize() (it can take a second on big pages).' })),
     }),
     response: Type.Object({
       ref: Type.String(),
@@ -45,6 +46,6 @@ export const locatorOps: PageOp[] = [
       durationMs: Type.Integer(),
     }),
     errors: [400, 404, 409, 410, 504],
-    run: ({ state }, { query: q }) => synthesizeLocators(state, { ref: q.ref as string, max: q.max as number | undefined }),
+    run: ({ state }, { query: q }) => synthesizeLocators(state, { ref: q.ref as string, max: q.max as number | undefined, baseline: q.baseline as boolean | undefined }),
   },
 ];

@@ -221,22 +221,38 @@ export class Bridge {
 
   /**
    * Hand the elements each locator matches to the worlds, tagged, under one slot. The
-   * only main-world code is a dispatchEvent on the element. Elements are resolved with
-   * locator.evaluate, which queries in Playwright's utility world (where aria-ref's
-   * snapshot lives, and where a page that patched document.querySelectorAll cannot
-   * interfere); several matches go one nth() at a time, tagged with their index.
+   * only main-world code is a dispatchEvent on the element. A single element (a ref, or
+   * the first match) is resolved with locator.evaluate, which queries in Playwright's
+   * utility world: aria-ref's snapshot lives there, and a page that patched
+   * document.querySelectorAll cannot interfere. Several matches go in one evaluateAll
+   * (a main-world query, tagged with their index); if that finds fewer than count()
+   * (the page broke its own query APIs), they go one nth() at a time instead.
    */
   async handOff(slot: string, items: HandOffItem[]): Promise<number[]> {
     const one = (locator: Locator, detail: string) =>
       locator
-        .evaluate((el, [name, d]) => (el.dispatchEvent(new CustomEvent(name, { detail: d, composed: true })), 1), [this.eventName, detail] as const, { timeout: 2000 })
+        .evaluate((el, [name, d]) => (el.dispatchEvent(new CustomEvent(name, { detail: d, composed: true })), 1), [this.eventName, detail] as const, { timeout: 5000 })
         .catch(() => 0);
     return Promise.all(
       items.map(async ({ locator, tag, single, limit }) => {
         if (single) return one(locator, `${slot}\u0001${tag}`);
         const n = Math.min(await locator.count().catch(() => 0), limit ?? 1000);
-        const done = await Promise.all(Array.from({ length: n }, (_, i) => one(locator.nth(i), `${slot}\u0001${tag}#${i}`)));
-        return done.reduce((a, b) => a + b, 0);
+        if (n === 0) return 0;
+        const sent = await locator
+          .evaluateAll((els, [name, prefix, max]) => {
+            const k = els.length < max ? els.length : max;
+            for (let i = 0; i < k; i++) els[i].dispatchEvent(new CustomEvent(name, { detail: `${prefix}#${i}`, composed: true }));
+            return k;
+          }, [this.eventName, `${slot}\u0001${tag}`, n] as const)
+          .catch(() => 0);
+        if (sent === n) return n;
+        // Slow path, a few at a time; a re-sent index is simply caught twice (the page dedupes by index).
+        let done = 0;
+        for (let i = 0; i < n; i += 8) {
+          const batch = await Promise.all(Array.from({ length: Math.min(8, n - i) }, (_, k) => one(locator.nth(i + k), `${slot}\u0001${tag}#${i + k}`)));
+          done += batch.reduce((a, b) => a + b, 0);
+        }
+        return done;
       }),
     );
   }

@@ -61,9 +61,9 @@ export interface SiblingFacts {
   attributes: Attrs;
   childElements: number;
   containsText: string[];
-  textOmitted: number;
+  textOmitted?: number;
   outline: OutlineItem[];
-  outlineOmitted: number;
+  outlineOmitted?: number;
   containsTarget?: true;
 }
 

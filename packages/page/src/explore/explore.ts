@@ -207,13 +207,13 @@ export async function explorePattern(
     },
     (r) => trimEach(r.siblings ?? [], (s) => {
       if (s.containsText.length <= 2) return false;
-      s.textOmitted += s.containsText.length - 2;
+      s.textOmitted = (s.textOmitted ?? 0) + s.containsText.length - 2;
       s.containsText = s.containsText.slice(0, 2);
       return true;
     }),
     (r) => trimEach(r.siblings ?? [], (s) => {
       if (s.outline.length <= 1) return false;
-      s.outlineOmitted += s.outline.length - 1;
+      s.outlineOmitted = (s.outlineOmitted ?? 0) + s.outline.length - 1;
       s.outline = s.outline.slice(0, 1);
       return true;
     }),

@@ -47,6 +47,7 @@ interface ContainerFacts {
   matchCount: number;
   filterTexts: string[];
   nestedFilterTexts?: string[];
+  similarInside: number;
 }
 
 interface Facts {
@@ -70,6 +71,8 @@ interface Draft {
 
 /** Each candidate costs one page round trip: bounded. */
 const MAX_CONSIDERED = 40;
+/** Proofs run this many at a time. */
+const BATCH = 4;
 const KIND_ORDER = ['testid', 'test-attr', 'id', 'role', 'tag', 'class', 'structural'];
 const GROUP_ORDER: Strategy[] = ['role', 'container', 'own', 'structural', 'nth'];
 const NAMELESS_ROLES = new Set(['generic', 'none', 'presentation', 'text', 'paragraph', 'img']);
@@ -105,7 +108,8 @@ function drafts(facts: Facts, role: string | undefined, name: string | undefined
     out.push({ key: 'role', steps: [...prefix, { m: 'getByRole', role, name, exact: true }], strategy: 'role', rank: 1, why: [`role ${role} with accessible name exactly "${name}"`] });
   }
   // 2. container (+ content filter) + inner.
-  const containers = [...facts.containers].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.level - b.level);
+  // A container holding several elements like the target cannot make role + name unique: not worth a round trip.
+  const containers = facts.containers.filter((c) => c.similarInside <= 1).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.level - b.level);
   containers.forEach((c, ci) => {
     const cdesc = `ancestor L${c.level} <${c.tag}> matched by ${describeStep(c.step)} (${c.matchCount} on the page)`;
     const bases: { steps: LocatorStep[]; why: string[] }[] = [];
@@ -186,7 +190,7 @@ async function indexAmong(loc: Locator, handle: ElementHandle): Promise<[number,
   return [-1, n];
 }
 
-export async function synthesizeLocators(state: PageState, opts: { ref: string; max?: number }): Promise<LocatorsResponse> {
+export async function synthesizeLocators(state: PageState, opts: { ref: string; max?: number; baseline?: boolean }): Promise<LocatorsResponse> {
   const t0 = Date.now();
   const max = opts.max ?? 5;
   const bridge = Bridge.for(state);
@@ -206,28 +210,40 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
     const verified: (LocatorCandidate & { group: number; rank: number })[] = [];
     const rejected: { code: string; reason: string }[] = [];
     let considered = 0;
-    const perGroup = new Map<Strategy, number>();
     const provenKeys = new Set<string>();
-    for (const d of all) {
-      const code = renderSteps(d.steps);
-      if (seen.has(code) || provenKeys.has(d.key)) continue;
-      seen.add(code);
-      if (considered >= MAX_CONSIDERED) break;
-      // Enough proven ones of this kind: the rest would only rank lower.
-      if ((perGroup.get(d.strategy) ?? 0) >= max) continue;
-      considered++;
-      const v = await verify(buildLocator(page, d.steps), handle);
-      if ('error' in v) {
-        rejected.push({ code, reason: v.error });
-        continue;
+    // Drafts come best first (group, then rank). They are proven a few at a time in
+    // parallel (round trips overlap); a result is used in draft order, and dropped when
+    // an earlier draft of the same idea (key) was proven in the same batch.
+    let i = 0;
+    while (i < all.length && verified.length < max && considered < MAX_CONSIDERED) {
+      const batch: { d: Draft; code: string }[] = [];
+      const keys = new Set<string>();
+      while (i < all.length && batch.length < BATCH && considered + batch.length < MAX_CONSIDERED) {
+        const d = all[i++];
+        const code = renderSteps(d.steps);
+        if (seen.has(code) || provenKeys.has(d.key)) continue;
+        // Two alternatives of one idea in the same batch would race: the later waits.
+        if (keys.has(d.key)) {
+          i--;
+          break;
+        }
+        seen.add(code);
+        keys.add(d.key);
+        batch.push({ d, code });
       }
-      if (v.matches !== 1 || !v.sameElement) {
-        rejected.push({ code, reason: v.matches === 0 ? 'matches nothing' : v.matches > 1 ? `matches ${v.matches} elements` : 'matches a different element' });
-        continue;
-      }
-      perGroup.set(d.strategy, (perGroup.get(d.strategy) ?? 0) + 1);
-      provenKeys.add(d.key);
-      verified.push({ code, strategy: d.strategy, why: d.why, verified: v, group: GROUP_ORDER.indexOf(d.strategy), rank: d.rank });
+      if (!batch.length) continue;
+      considered += batch.length;
+      const results = await Promise.all(batch.map(({ d }) => verify(buildLocator(page, d.steps), handle)));
+      batch.forEach(({ d, code }, k) => {
+        const v = results[k];
+        if ('error' in v) return void rejected.push({ code, reason: v.error });
+        if (v.matches !== 1 || !v.sameElement) {
+          return void rejected.push({ code, reason: v.matches === 0 ? 'matches nothing' : v.matches > 1 ? `matches ${v.matches} elements` : 'matches a different element' });
+        }
+        if (verified.length >= max) return;
+        provenKeys.add(d.key);
+        verified.push({ code, strategy: d.strategy, why: d.why, verified: v, group: GROUP_ORDER.indexOf(d.strategy), rank: d.rank });
+      });
     }
     // 5. nth() only when nothing else is unique.
     if (!verified.length && role && !NAMED_ONLY_SKIP(role)) {
@@ -247,7 +263,7 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
       }
     }
     verified.sort((a, b) => a.group - b.group || a.rank - b.rank);
-    const baseline = await normalizeBaseline(target.locator, handle);
+    const baseline = opts.baseline === false ? { source: 'Playwright locator.normalize()', error: 'skipped (baseline=false)' } : await normalizeBaseline(target.locator, handle);
     return {
       ref: opts.ref,
       url: page.url(),

@@ -106,10 +106,11 @@ export function pattern(target: Element, level: number, opts: { maxSiblings: num
       attributes: stableAttrs(el),
       childElements: el.children.length,
       containsText: pieces,
-      textOmitted: omitted,
       outline: ol.items,
-      outlineOmitted: ol.omitted,
     };
+    // Counts of what was left out, only when something was.
+    if (omitted) s.textOmitted = omitted;
+    if (ol.omitted) s.outlineOmitted = ol.omitted;
     if (i === targetIndex) s.containsTarget = true;
     return s;
   });

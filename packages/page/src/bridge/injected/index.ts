@@ -60,9 +60,11 @@ function take(slot: string | undefined): Caught[] | null {
 }
 
 function targetOf(list: Caught[]): Element {
-  const t = list.find((c) => c.tag === 'target') ?? list[0];
-  return t.el;
+  return list.find((c) => c.tag === 'target')!.el;
 }
+
+/** Ops whose caught list must hold the target itself (other worlds may only hold path refs). */
+const TARGET_OPS = new Set(['container', 'pattern', 'anchors', 'locatorFacts', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
 
 const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) => unknown> = {
   container: (a, list) => {
@@ -89,6 +91,8 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
   const needsTarget = args.slot !== undefined || !DOCUMENT_OPS.has(op);
   const list = needsTarget ? take(args.slot) : null;
   if (needsTarget && (!list || list.length === 0)) return { __miss: true };
+  // This world caught only the iframe-side path refs of a target that lives in a child frame.
+  if (list && TARGET_OPS.has(op) && !list.some((c) => c.tag === 'target')) return { __miss: true };
   const fn = OPS[op];
   if (!fn) return { __error: { code: 'internal_error', message: `unknown bridge op ${op}` } };
   resetCallCaches();

@@ -320,7 +320,9 @@ function queryFacts(caught: { tag: string; el: Element }[], args: { maxText: num
   const cache = new Map<Node, string>();
   // Matches were handed over in parallel: the tag carries the document-order index.
   const order = (t: string) => Number(t.slice(t.lastIndexOf('#') + 1));
-  const list = [...caught].sort((a, b) => order(a.tag) - order(b.tag));
+  const byIndex = new Map<number, { tag: string; el: Element }>();
+  for (const c of caught) if (!byIndex.has(order(c.tag))) byIndex.set(order(c.tag), c);
+  const list = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
   return list.map(({ el }, index) => {
     const visible = isVisible(el);
     const ratio = viewportRatio(el);

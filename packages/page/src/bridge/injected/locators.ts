@@ -5,7 +5,7 @@
 // for filter({ hasText })). The host composes candidates from these and proves each
 // one on the live page; nothing here is trusted without that proof.
 
-import { deepContains, deepQueryAll, elementText, isHeading, isVisible, normText, parentOf, roleOf, tagOf, testIdOf, truncate, TEST_ID_ATTRS } from './dom.js';
+import { deepContains, deepQueryAll, elementText, isHeading, isVisible, labelOf, normText, parentOf, roleOf, tagOf, testIdOf, truncate, TEST_ID_ATTRS } from './dom.js';
 import { bestSelector, stableClasses, deepMatches } from './selectors.js';
 
 export type Step =
@@ -24,6 +24,8 @@ export interface ContainerCandidate {
   filterTexts: string[];
   /** When filterTexts is empty only because ancestors match too: texts unique among the rest. */
   nestedFilterTexts?: string[];
+  /** Elements inside with the target's tag and label (the target included): above 1, role + name inside is not unique. */
+  similarInside: number;
 }
 
 export interface LocatorFacts {
@@ -119,6 +121,17 @@ function roleMatches(role: string, name: string | undefined): Element[] {
 
 function containersOf(target: Element, cache: Map<Node, string>): ContainerCandidate[] {
   const out: ContainerCandidate[] = [];
+  const tTag = tagOf(target);
+  const tLabel = labelOf(target, cache).toLowerCase();
+  const similarCache = new Map<Element, number>();
+  const similarIn = (c: Element) => {
+    let n = similarCache.get(c);
+    if (n === undefined) {
+      n = (deepMatches(c, CSS.escape(tTag), 100_000) ?? []).filter((e) => labelOf(e, cache).toLowerCase() === tLabel).length;
+      similarCache.set(c, n);
+    }
+    return n;
+  };
   const body = target.ownerDocument.body;
   let level = 0;
   for (let c = parentOf(target); c && c !== body && tagOf(c) !== 'html' && level < 10; c = parentOf(c)) {
@@ -127,7 +140,7 @@ function containersOf(target: Element, cache: Map<Node, string>): ContainerCandi
     const push = (kind: ContainerCandidate['kind'], step: Step, matches: Element[] | null) => {
       if (!matches || !matches.includes(c)) return;
       const filterTexts = uniqueTexts(c, matches, target, cache);
-      const cand: ContainerCandidate = { level, kind, step, tag, matchCount: matches.length, filterTexts };
+      const cand: ContainerCandidate = { level, kind, step, tag, matchCount: matches.length, filterTexts, similarInside: similarIn(c) };
       if (!filterTexts.length && matches.some((m) => m !== c && deepContains(m, c))) {
         const nested = uniqueTexts(c, matches, target, cache, true);
         if (nested.length) cand.nestedFilterTexts = nested;
