@@ -109,6 +109,28 @@ describe('shadow DOM and iframes', () => {
   });
 });
 
+describe('cross-origin iframe (out of process in Chromium)', () => {
+  it('explore, locators, frames and dom reach into it through its own CDP session', async () => {
+    expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/explore-oopif.html` })).status).toBe(200);
+    let snap = '';
+    for (let i = 0; i < 20 && !snap.includes('Frame button'); i++) {
+      snap = (await svc.api.snapshot(id, 'maxTokens=100000')).body.snapshot;
+      if (!snap.includes('Frame button')) await new Promise((r) => setTimeout(r, 200));
+    }
+    const ref = refOf(snap, 'button', 'Frame button');
+    const childUrl = `${fx.url.replace('127.0.0.1', 'localhost')}/frame-child.html`;
+    const c = await get(`/explore/container?ref=${ref}`);
+    expect(c.body).toMatchObject({ target: { tagName: 'button', text: 'Frame button' }, frame: { url: childUrl } });
+    const l = await get(`/locators?ref=${ref}`);
+    expect(l.body.locators[0].code).toBe("page.frameLocator('iframe#xo').getByRole('button', { name: 'Frame button' })");
+    expect(l.body.locators[0].verified).toEqual({ matches: 1, sameElement: true });
+    const f = await get('/inspect/frames');
+    expect(f.body.frames).toEqual([expect.objectContaining({ url: childUrl, frameSelector: 'iframe#xo', title: 'Cross-origin child', visible: true })]);
+    const d = await get('/dom');
+    expect(d.body.dom).toContain('↳ locator="input#fi" frameSelector="iframe#xo"');
+  });
+});
+
 describe('budgets on a 5,000-element page', () => {
   it('every list stays within maxTokens, with omitted counts for the whole tree', async () => {
     const snap = await open('large.html?n=5000');
