@@ -42,7 +42,6 @@ export interface PageOp {
   response: TSchema;
   /** Error statuses the op can answer with (documented in openapi.yaml). */
   errors?: number[];
-  /** Needs the tab queue (most ops do); context-level ops like cookies do not. */
   run(ctx: OpContext, input: OpInput): Promise<unknown | BinaryResult>;
 }
 
