@@ -12,3 +12,4 @@ export * from './service/run-store.js';
 export * from './service/processor.js';
 export * from './service/run-service.js';
 export * from './planners/factory.js';
+export * from './service/follow.js';

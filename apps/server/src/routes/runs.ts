@@ -6,7 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { bullPrefix } from '@ariadne/cluster';
 import { AppError, ErrorResponse, RoleSpec } from '@ariadne/schema';
-import { RunService, RunStore, runView, SAFE_ARTIFACT, toJUnit, type RunStatus, type SubmitBody } from '@ariadne/flows';
+import { followRun, RunService, RunStore, runView, SAFE_ARTIFACT, toJUnit, type RunStatus, type StoredEvent, type SubmitBody } from '@ariadne/flows';
+import type { WebSocket } from 'ws';
 import type { ServerDeps } from '../deps.js';
 
 // Flow runs: POST a plan, it runs as a BullMQ job on a worker with its own leases;
@@ -84,6 +85,87 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     config.allowedSchemes,
   );
   app.addHook('onClose', async () => runs.close());
+  // Followers block on the run's Redis stream, each on a connection of its own.
+  const followers = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    for (const f of followers) f.abort();
+  });
+  const follow = async (tenant: string, id: string, since: number, onEvent: (e: StoredEvent) => void | Promise<void>, abort: AbortController) => {
+    await store.getFor(tenant, id);
+    const conn = deps.redis.duplicate({ lazyConnect: false, maxRetriesPerRequest: null, enableOfflineQueue: true });
+    conn.on('error', () => {});
+    followers.add(abort);
+    try {
+      return await followRun(store, conn, id, since, onEvent, abort.signal);
+    } finally {
+      followers.delete(abort);
+      conn.disconnect();
+    }
+  };
+  const SinceQuery = Type.Object({
+    since: Type.Optional(Type.Integer({ minimum: 0, description: 'Replay events after this sequence number (default 0: everything).' })),
+    token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set the Authorization header.' })),
+  });
+
+  app.get('/v1/runs/:id/stream', {
+    websocket: true,
+    schema: {
+      tags: ['runs'],
+      summary: 'WebSocket: the run\'s events, replayed from ?since= then live; closes with 1000 after run_finished',
+      params: IdParams,
+      querystring: SinceQuery,
+    },
+  }, (socket: WebSocket, req) => {
+    const { id } = req.params as { id: string };
+    const since = (req.query as { since?: number }).since ?? 0;
+    if (!req.tenant) return socket.close(4401, 'unauthorized');
+    const abort = new AbortController();
+    socket.on('close', () => abort.abort());
+    // Events are pushed; anything the client sends is ignored.
+    socket.on('message', () => {});
+    follow(req.tenant, id, since, (e) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(e));
+    }, abort).then(
+      (how) => { if (how === 'finished' && socket.readyState === socket.OPEN) socket.close(1000, 'run_finished'); },
+      (err) => socket.close(err instanceof AppError && err.code === 'run_not_found' ? 4404 : 1011, err instanceof AppError ? err.code : 'internal_error'),
+    );
+  });
+
+  app.get('/v1/runs/:id/events', {
+    schema: {
+      tags: ['runs'],
+      summary: 'Server-sent events: the run\'s events, replayed from ?since= (or Last-Event-ID) then live; ends after run_finished',
+      params: IdParams,
+      querystring: SinceQuery,
+      response: { 200: Type.String({ description: 'text/event-stream: `id: <seq>`, `event: <type>`, `data: <JSON>`' }), ...errors },
+    },
+  }, async (req, reply) => {
+    const q = req.query as { since?: number };
+    const lastId = Number(req.headers['last-event-id']);
+    const since = q.since ?? (Number.isInteger(lastId) && lastId >= 0 ? lastId : 0);
+    await store.getFor(req.tenant, req.params.id);
+    const abort = new AbortController();
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-request-id': req.id,
+    });
+    raw.on('close', () => abort.abort());
+    const keepalive = setInterval(() => raw.write(': keepalive\n\n'), 15_000);
+    try {
+      await follow(req.tenant, req.params.id, since, (e) => {
+        raw.write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+      }, abort);
+    } catch (err) {
+      raw.write(`event: error\ndata: ${JSON.stringify({ code: err instanceof AppError ? err.code : 'internal_error' })}\n\n`);
+    } finally {
+      clearInterval(keepalive);
+      raw.end();
+    }
+  });
 
   app.post('/v1/runs', {
     schema: {
