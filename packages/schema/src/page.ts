@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Cookie } from './sessions.js';
 
 // Schemas for the page operations under /v1/sessions/:id/roles/:role/.
 
@@ -94,7 +95,7 @@ export const ActionBody = Type.Object(
     button: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right'), Type.Literal('middle')])),
     modifiers: Type.Optional(Type.Array(Modifier, { maxItems: 5 })),
     double: Type.Optional(Type.Boolean()),
-    append: Type.Optional(Type.Boolean({ description: 'type: keep the current value (default true).' })),
+    append: Type.Optional(Type.Boolean({ description: 'type: keep the current value and type after it (default false: replace).' })),
     submit: Type.Optional(Type.Boolean({ description: 'type: press Enter afterwards.' })),
     by: Type.Optional(Type.Union([Type.Literal('value'), Type.Literal('label')], { description: 'select: match options by value or label (default: either).' })),
     files: Type.Optional(Type.Array(UploadFile, { maxItems: 20 })),
@@ -170,20 +171,7 @@ export const NetworkDetailQuery = Type.Object({
 
 export const CookiesBody = Type.Object(
   {
-    cookies: Type.Array(
-      Type.Object({
-        name: Type.String({ minLength: 1 }),
-        value: Type.String(),
-        url: Type.Optional(Type.String()),
-        domain: Type.Optional(Type.String()),
-        path: Type.Optional(Type.String()),
-        expires: Type.Optional(Type.Number()),
-        httpOnly: Type.Optional(Type.Boolean()),
-        secure: Type.Optional(Type.Boolean()),
-        sameSite: Type.Optional(Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')])),
-      }),
-      { maxItems: 500 },
-    ),
+    cookies: Type.Array(Cookie, { maxItems: 500 }),
     clear: Type.Optional(Type.Boolean({ description: 'Remove all cookies first.' })),
   },
   { additionalProperties: false },

@@ -17,7 +17,7 @@ export const Viewport = Type.Object(
 );
 
 export const Cookie = Type.Object({
-  name: Type.String(),
+  name: Type.String({ minLength: 1 }),
   value: Type.String(),
   domain: Type.Optional(Type.String()),
   path: Type.Optional(Type.String()),
