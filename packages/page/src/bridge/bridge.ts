@@ -45,6 +45,8 @@ export interface HandOffItem {
   single?: boolean;
   /** Hand off at most this many matches (document order). */
   limit?: number;
+  /** Nice to have: give up quickly when it does not resolve (a ref that went stale). */
+  optional?: boolean;
 }
 
 const bridges = new WeakMap<Page, Bridge>();
@@ -229,13 +231,14 @@ export class Bridge {
    * (the page broke its own query APIs), they go one nth() at a time instead.
    */
   async handOff(slot: string, items: HandOffItem[]): Promise<number[]> {
-    const one = (locator: Locator, detail: string) =>
+    const one = (locator: Locator, detail: string, timeout = 5000) =>
       locator
-        .evaluate((el, [name, d]) => (el.dispatchEvent(new CustomEvent(name, { detail: d, composed: true })), 1), [this.eventName, detail] as const, { timeout: 5000 })
+        .evaluate((el, [name, d]) => (el.dispatchEvent(new CustomEvent(name, { detail: d, composed: true })), 1), [this.eventName, detail] as const, { timeout })
         .catch(() => 0);
     return Promise.all(
-      items.map(async ({ locator, tag, single, limit }) => {
-        if (single) return one(locator, `${slot}\u0001${tag}`);
+      items.map(async ({ locator, tag, single, limit, optional }) => {
+        // evaluate() waits for a missing element until its timeout: optional items do not wait long.
+        if (single) return one(locator, `${slot}\u0001${tag}`, optional ? 500 : 5000);
         const n = Math.min(await locator.count().catch(() => 0), limit ?? 1000);
         if (n === 0) return 0;
         const sent = await locator

@@ -46,6 +46,8 @@ export interface AncestorFacts {
 export interface ContainerFacts {
   target: TargetFacts;
   ancestors: AncestorFacts[];
+  /** Path refs that reached this world (a stale one does not). */
+  resolvedPathRefs: string[];
 }
 
 export interface OutlineItem {

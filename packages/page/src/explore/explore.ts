@@ -73,8 +73,9 @@ export async function exploreContainer(
   const tree = state.lastSnapshot?.tree;
   const path = tree ? ariaPath(tree, opts.ref) : null;
   const pathRefs = path ? pathRefsToResolve(path) : [];
-  const items = [{ locator: target.locator, tag: 'target', single: true }, ...pathRefs.map((r) => ({ locator: state.page.locator(`aria-ref=${r}`), tag: r, single: true }))];
+  const items = [{ locator: target.locator, tag: 'target', single: true }, ...pathRefs.map((r) => ({ locator: state.page.locator(`aria-ref=${r}`), tag: r, single: true, optional: true }))];
   const { result, world } = await bridge.runOnCaught<ContainerFacts>(items, 'container', { pathRefs, maxText: 80 });
+  const resolved = result.resolvedPathRefs;
 
   const index = tree ? indexRefs(tree) : new Map();
   const allPathRefs = path ? path.map((n) => n.ref).filter((r): r is string => !!r) : [];
@@ -87,7 +88,7 @@ export async function exploreContainer(
       const refs = a.ref === outerRefInside ? descendantRefs(node) : [outerRefInside, ...descendantRefs(node)];
       // A path ref between this one and the next resolved outer ref was skipped: the count may be low.
       const at = allPathRefs.indexOf(outerRefInside);
-      const outerResolved = pathRefs.filter((r) => allPathRefs.indexOf(r) < at);
+      const outerResolved = resolved.filter((r) => allPathRefs.indexOf(r) < at);
       const prevAt = outerResolved.length ? allPathRefs.indexOf(outerResolved[outerResolved.length - 1]) : -1;
       const complete = a.ref === outerRefInside || at - prevAt <= 1;
       out.containsRefs = { count: refs.length, refs: refs.slice(0, firstRefs), complete };

@@ -4,8 +4,8 @@
 
 import type { AncestorFacts, AnchorFacts, AnchorsFacts, ContainerFacts, OutlineItem, PatternFacts, SiblingFacts } from '../protocol.js';
 import {
-  ancestorChain, deepContains, directText, elementText, isElement, isHeading, isInteractive, isShadowRoot, isVisible,
-  labelOf, normText, parentOf, roleOf, stableAttrs, tagOf, testIdOf, textPieces, truncate,
+  ancestorChain, deepContains, directText, elementText, isHeading, isInteractive, isShadowRoot, isVisible,
+  labelOf, normText, roleOf, stableAttrs, tagOf, testIdOf, textPieces, truncate,
 } from './dom.js';
 
 export class BridgeError extends Error {
@@ -43,6 +43,7 @@ export function container(target: Element, pathRefs: PathRef[], opts: { maxText:
   return {
     target: { tagName: tagOf(target), text: truncate(normText(elementText(target, cache)), opts.maxText), attributes: stableAttrs(target) },
     ancestors,
+    resolvedPathRefs: pathRefs.map((p) => p.ref),
   };
 }
 
@@ -194,4 +195,3 @@ export function anchors(target: Element, level: number, opts: { maxDescendants: 
   return out;
 }
 
-export { isElement, parentOf };

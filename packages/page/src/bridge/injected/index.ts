@@ -85,7 +85,7 @@ const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) 
 };
 
 /** Ops that work on the whole document and need no caught element. */
-const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'frames', 'inspectDom', 'ping', 'selectorFor', 'frameOwner']);
+const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'inspectDom', 'ping', 'selectorFor', 'frameOwner']);
 
 function run(op: string, args: Args, ...extra: unknown[]): unknown {
   const needsTarget = args.slot !== undefined || !DOCUMENT_OPS.has(op);

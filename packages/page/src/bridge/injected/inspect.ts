@@ -3,7 +3,7 @@
 
 import type { Attrs, Box } from '../protocol.js';
 import {
-  allRoots, boxOf, deepChildren, deepContains, deepQueryAll, elementText, isElement, isInteractive, isShadowRoot, isSkippedTag,
+  boxOf, deepContains, deepQueryAll, elementText, isInteractive, isShadowRoot, isSkippedTag,
   isVisible, normText, parentOf, roleOf, stableAttrs, styleOf, tagOf, testIdOf, truncate, TEST_ID_ATTRS,
 } from './dom.js';
 import { bestSelector } from './selectors.js';
@@ -341,18 +341,6 @@ function queryFacts(caught: { tag: string; el: Element }[], args: { maxText: num
   });
 }
 
-function framesIn(): { selector: string; tag: string; name?: string; src?: string; title?: string; box: Box; visible: boolean }[] {
-  return deepQueryAll(document, 'iframe, frame', 500).map((el) => ({
-    selector: bestSelector(el),
-    tag: tagOf(el),
-    ...(el.getAttribute('name') ? { name: el.getAttribute('name')! } : {}),
-    ...(el.getAttribute('src') ? { src: truncate(el.getAttribute('src')!, 300) } : {}),
-    ...(el.getAttribute('title') ? { title: truncate(el.getAttribute('title')!, 120) } : {}),
-    box: boxOf(el),
-    visible: isVisible(el),
-  }));
-}
-
 /** Facts about one iframe element (handed in by object id), for the frame list. */
 function frameOwnerFacts(el: Element) {
   return {
@@ -389,9 +377,7 @@ export const OPS: Record<string, (args: any, list: Caught, extra: unknown[]) => 
   },
   state: (_a, list) => ({ desc: shortDesc(first(list)), ...stateFacts(first(list)) }),
   attributes: (a, list) => ({ desc: shortDesc(first(list)), ...attributeFacts(first(list), a.filter, a.maxValue ?? 500, a.maxAttributes ?? 200) }),
-  frames: () => ({ frames: framesIn() }),
   frameOwner: (_a, _list, extra) => frameOwnerFacts(extra[0] as Element),
   text: (a, list) => ({ desc: shortDesc(first(list)), ...textFacts(first(list), a.maxChars ?? 2000) }),
 };
 
-export { allRoots, deepChildren, isElement };
