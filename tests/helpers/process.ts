@@ -101,13 +101,14 @@ export function killPids(pids: number[], signal: NodeJS.Signals = 'SIGKILL'): vo
   }
 }
 
-export async function waitUntil<T>(fn: () => T | Promise<T>, timeoutMs: number, what: string, intervalMs = 100): Promise<T> {
+/** Poll fn until it returns something truthy, and return that. */
+export async function waitUntil<T>(fn: () => T | Promise<T>, timeoutMs: number, what: string, intervalMs = 100): Promise<Exclude<T, null | undefined | false | 0 | ''>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v;
+      if (v) return v as Exclude<T, null | undefined | false | 0 | ''>;
       last = v;
     } catch (err) {
       last = err;
