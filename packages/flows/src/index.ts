@@ -13,3 +13,4 @@ export * from './service/processor.js';
 export * from './service/run-service.js';
 export * from './planners/factory.js';
 export * from './service/follow.js';
+export * from './spec.js';

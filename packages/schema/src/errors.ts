@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   run_not_found: 404,
   run_finished: 409,
+  no_passing_cases: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { bullPrefix } from '@ariadne/cluster';
 import { AppError, ErrorResponse, RoleSpec } from '@ariadne/schema';
-import { followRun, RunService, RunStore, runView, SAFE_ARTIFACT, toJUnit, type RunStatus, type StoredEvent, type SubmitBody } from '@ariadne/flows';
+import { followRun, RunService, RunStore, runView, SAFE_ARTIFACT, TERMINAL, toJUnit, toPlaywrightSpec, type RunStatus, type StoredEvent, type SubmitBody } from '@ariadne/flows';
 import type { WebSocket } from 'ws';
 import type { ServerDeps } from '../deps.js';
 
@@ -209,6 +209,28 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     const rec = await runs.get(req.tenant, req.params.id);
     if (!rec.report) throw new AppError('run_not_found', `Run ${rec.id} has no report yet (${rec.status}).`, { runId: rec.id, status: rec.status });
     return reply.header('content-type', 'application/xml; charset=utf-8').send(toJUnit(rec.report));
+  });
+
+  app.get('/v1/runs/:id/spec', {
+    schema: {
+      tags: ['runs'],
+      summary: 'A Playwright Test file reproducing the passing cases with the verified locators and expect assertions',
+      params: IdParams,
+      response: { 200: Type.String({ description: 'TypeScript (.spec.ts)' }), ...errors },
+    },
+  }, async (req, reply) => {
+    const rec = await runs.get(req.tenant, req.params.id);
+    if (!TERMINAL.includes(rec.status) || !rec.report) {
+      throw new AppError('run_finished', `Run ${rec.id} is ${rec.status}: the spec is made from a finished run.`, { runId: rec.id, status: rec.status });
+    }
+    if (!rec.report.cases.some((c) => c.status === 'passed')) {
+      throw new AppError('no_passing_cases', `Run ${rec.id} has no passing case to export.`, { runId: rec.id, status: rec.status });
+    }
+    const roles = [...new Set(rec.report.cases.flatMap((c) => c.steps.map((s) => s.role)))];
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('content-disposition', `attachment; filename="ariadne-${rec.id}.spec.ts"`)
+      .send(toPlaywrightSpec(rec.report, { variables: rec.request.variables, roles }));
   });
 
   app.get('/v1/runs/:id/artifacts/:name', {
