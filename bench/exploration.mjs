@@ -31,7 +31,7 @@ async function call(base, method, path, body) {
   const text = await res.text();
   const ms = performance.now() - t0;
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return { ms, json: JSON.parse(text), chars: text.length };
+  return { ms, json: text ? JSON.parse(text) : null, chars: text.length };
 }
 
 const tokensOfBody = (chars) => Math.ceil(chars / 4);
@@ -67,37 +67,61 @@ async function logicalIdOf(page, code) {
 /**
  * Generate locators through HTTP for every target of robust.html, then check each one
  * on the original page and on each mutated page in `browser` (a separate Chromium).
+ * `sessions` sessions share the generation (calls on one tab run one after another).
  */
-export async function measureRobustness({ base, sessionId, fixturesUrl, browser, log = () => {} }) {
-  const role = `/v1/sessions/${sessionId}/roles/default`;
-  await call(base, 'POST', `${role}/actions`, { action: 'navigate', url: `${fixturesUrl}/robust.html` });
-  const snap = await call(base, 'GET', `${role}/snapshot?maxTokens=1000000`);
-  const targets = targetsOf(snap.json.snapshot);
-  for (const t of targets) {
-    const r = await call(base, 'GET', `${role}/locators?ref=${t.ref}&max=1`);
-    t.ours = r.json.locators[0]?.code ?? null;
-    t.oursStrategy = r.json.locators[0]?.strategy ?? null;
-    t.normalize = r.json.baseline.code ?? null;
-    t.generateMs = r.ms;
+export async function measureRobustness({ base, fixturesUrl, browser, sessions = 1, log = () => {} }) {
+  const ids = [];
+  const snaps = [];
+  try {
+    for (let i = 0; i < sessions; i++) {
+      const id = (await call(base, 'POST', '/v1/sessions', {})).json.id;
+      ids.push(id);
+      const role = `/v1/sessions/${id}/roles/default`;
+      await call(base, 'POST', `${role}/actions`, { action: 'navigate', url: `${fixturesUrl}/robust.html` });
+      snaps.push(targetsOf((await call(base, 'GET', `${role}/snapshot?maxTokens=1000000`)).json.snapshot));
+    }
+    const targets = snaps[0];
+    if (snaps.some((t) => t.length !== targets.length)) throw new Error('robust.html gave different snapshots in different sessions');
+    await Promise.all(
+      ids.map(async (id, k) => {
+        for (let i = k; i < targets.length; i += ids.length) {
+          const t = targets[i];
+          const ref = snaps[k][i].ref;
+          const r = await call(base, 'GET', `/v1/sessions/${id}/roles/default/locators?ref=${ref}&max=1`);
+          t.ours = r.json.locators[0]?.code ?? null;
+          t.oursStrategy = r.json.locators[0]?.strategy ?? null;
+          t.normalize = r.json.baseline.code ?? null;
+          t.generateMs = r.ms;
+        }
+      }),
+    );
+    return await checkOnMutations(targets, fixturesUrl, browser, log);
+  } finally {
+    for (const id of ids) await call(base, 'DELETE', `/v1/sessions/${id}`).catch(() => {});
   }
+}
+
+async function checkOnMutations(targets, fixturesUrl, browser, log) {
   const page = await browser.newPage();
   try {
     await page.goto(`${fixturesUrl}/robust.html`);
-    for (const t of targets) {
-      const o = await logicalIdOf(page, t.ours);
-      const n = await logicalIdOf(page, t.normalize);
+    // Locators are independent: check them concurrently (Playwright queues them).
+    const both = (t) => Promise.all([logicalIdOf(page, t.ours), logicalIdOf(page, t.normalize)]);
+    const original = await Promise.all(targets.map(both));
+    targets.forEach((t, i) => {
+      const [o, n] = original[i];
       // Our locator was proven on the ref's element; the page is deterministic, so its
       // logical id here is the target's.
       t.expected = o.n === 1 ? o.lid : null;
       t.baselineValid = n.n === 1 && n.lid === t.expected;
-    }
+    });
     const perMutation = [];
     for (const mutation of MUTATIONS) {
       await page.goto(`${fixturesUrl}/robust.html?mutate=${mutation}`);
       const row = { mutation, total: targets.length, ours: 0, normalize: 0, oursLost: [], normalizeLost: [] };
-      for (const t of targets) {
-        const o = await logicalIdOf(page, t.ours);
-        const n = await logicalIdOf(page, t.normalize);
+      const results = await Promise.all(targets.map(both));
+      for (const [i, t] of targets.entries()) {
+        const [o, n] = results[i];
         if (t.expected !== null && o.n === 1 && o.lid === t.expected) row.ours++;
         else row.oursLost.push(t.ours);
         if (t.expected !== null && n.n === 1 && n.lid === t.expected) row.normalize++;
@@ -207,7 +231,7 @@ async function main() {
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    const res = await measureRobustness({ base, sessionId: sid, fixturesUrl: fixtures.url, browser });
+    const res = await measureRobustness({ base, fixturesUrl: fixtures.url, browser, sessions: 2 });
     const n = res.targets.length;
     const strategies = {};
     for (const t of res.targets) strategies[t.oursStrategy] = (strategies[t.oursStrategy] ?? 0) + 1;

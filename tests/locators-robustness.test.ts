@@ -28,8 +28,7 @@ afterAll(async () => {
 
 describe('locator robustness', () => {
   it('our locators survive DOM mutations far better than normalize() (floor: 90% per mutation)', async () => {
-    const id = await svc.api.createSession();
-    const res = await measureRobustness({ base: svc.url, sessionId: id, fixturesUrl: fx.url, browser });
+    const res = await measureRobustness({ base: svc.url, fixturesUrl: fx.url, browser, sessions: 3 });
     const n = res.targets.length;
     expect(n).toBe(39);
     // Every target got a proven locator, and it finds the target on the original page.
