@@ -109,7 +109,8 @@ function renderDom(b: Envelope): string {
     if (prev) {
       const dx = c.box.x - (prev.box.x + prev.box.width);
       const dy = c.box.y - (prev.box.y + prev.box.height);
-      geo += ` | gap from [${prev.index}]: ${dx >= 0 ? `→${dx}px` : ''}${dy >= 0 ? ` ↓${dy}px` : ''}`.replace(/: $/, ': overlapping');
+      const gap = [dx >= 0 ? `→${dx}px` : '', dy >= 0 ? `↓${dy}px` : ''].filter(Boolean).join(' ') || 'overlapping';
+      geo += ` | gap from [${prev.index}]: ${gap}`;
     }
     lines.push(geo);
     if (c.text) lines.push(`    ${JSON.stringify(c.text)}`);
