@@ -79,19 +79,34 @@ export async function exploreContainer(
 
   const index = tree ? indexRefs(tree) : new Map();
   const allPathRefs = path ? path.map((n) => n.ref).filter((r): r is string => !!r) : [];
+  // A target inside an iframe: path refs up to the <iframe> node live in the parent
+  // document, outside every ancestor reported here.
+  const iframeNode = world.parentId && path ? [...path].reverse().find((n) => n.role === 'iframe' && n.ref) : undefined;
+  const boundary = iframeNode ? allPathRefs.indexOf(iframeNode.ref!) : -1;
+  const settled = new Set([...resolved, ...allPathRefs.slice(0, boundary + 1)]);
   const firstRefs = opts.maxRefs ?? DEFAULTS.firstRefs;
-  const ancestors: ContainerAncestor[] = result.ancestors.map((a) => {
+  const targetNode = index.get(opts.ref);
+  const last = result.ancestors.length - 1;
+  const ancestors: ContainerAncestor[] = result.ancestors.map((a, i) => {
     const { outerRefInside, ...rest } = a;
     const out: ContainerAncestor = { ...rest };
+    const contains = (refs: string[], complete: boolean) => {
+      out.containsRefs = { count: refs.length, refs: refs.slice(0, firstRefs), complete };
+    };
     if (outerRefInside && index.has(outerRefInside)) {
       const node = index.get(outerRefInside)!;
       const refs = a.ref === outerRefInside ? descendantRefs(node) : [outerRefInside, ...descendantRefs(node)];
-      // A path ref between this one and the next resolved outer ref was skipped: the count may be low.
+      // A path ref between this one and the next settled outer ref was skipped: the count may be low.
       const at = allPathRefs.indexOf(outerRefInside);
-      const outerResolved = resolved.filter((r) => allPathRefs.indexOf(r) < at);
-      const prevAt = outerResolved.length ? allPathRefs.indexOf(outerResolved[outerResolved.length - 1]) : -1;
-      const complete = a.ref === outerRefInside || at - prevAt <= 1;
-      out.containsRefs = { count: refs.length, refs: refs.slice(0, firstRefs), complete };
+      const outer = allPathRefs.slice(0, at).filter((r) => settled.has(r));
+      const prevAt = outer.length ? allPathRefs.indexOf(outer[outer.length - 1]) : -1;
+      contains(refs, a.ref === outerRefInside || at - prevAt <= 1);
+    } else if (iframeNode && i === last && a.tagName === 'body') {
+      // The frame's body holds everything the snapshot shows under its <iframe>.
+      contains(descendantRefs(iframeNode), true);
+    } else if (targetNode) {
+      // No path ref of this document resolved inside: the target's own subtree at least.
+      contains([opts.ref, ...descendantRefs(targetNode)], false);
     }
     return out;
   });
