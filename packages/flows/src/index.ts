@@ -14,3 +14,6 @@ export * from './service/run-service.js';
 export * from './planners/factory.js';
 export * from './service/follow.js';
 export * from './spec.js';
+export * from './planners/model.js';
+export * from './planners/anthropic.js';
+export * from './planners/openai.js';

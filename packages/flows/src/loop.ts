@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { LiveSession } from '@ariadne/pool';
 import { checkNavigationUrl, toAppError } from '@ariadne/page';
 import type { Plan, PlanCase } from './plan.js';
@@ -123,6 +124,8 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
       r.startedAt = new Date(caseStarted).toISOString();
       emit({ type: 'case_started', case: c.index, name: c.name });
       const caseAbort = new AbortController();
+      // Every model request and every racing action listens on it for a while.
+      setMaxListeners(1000, caseAbort.signal);
       const relay = () => caseAbort.abort(runAbort.signal.reason);
       runAbort.signal.addEventListener('abort', relay, { once: true });
       const caseTimer = setTimeout(() => caseAbort.abort('case_timeout'), limits.caseTimeoutMs);

@@ -3,13 +3,18 @@ import type { RunRecord } from '../service/run-store.js';
 import type { PlannerDefaults } from '../service/run-service.js';
 import type { Planner } from './planner.js';
 import { RulesPlanner } from './rules.js';
+import { AnthropicPlanner } from './anthropic.js';
+import { OpenAIPlanner } from './openai.js';
 
 // Which planner a run gets: the one it asked for, with model, key and base URL from the
 // request, else from the server's configuration.
 
 export type ModelPlannerMaker = (kind: 'anthropic' | 'openai', o: { model: string; apiKey: string; baseUrl?: string }) => Planner;
 
-const makers: Partial<Record<'anthropic' | 'openai', ModelPlannerMaker>> = {};
+const makers: Partial<Record<'anthropic' | 'openai', ModelPlannerMaker>> = {
+  anthropic: (_k, o) => new AnthropicPlanner(o),
+  openai: (_k, o) => new OpenAIPlanner(o),
+};
 
 export function registerModelPlanner(kind: 'anthropic' | 'openai', make: ModelPlannerMaker): void {
   makers[kind] = make;

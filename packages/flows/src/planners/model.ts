@@ -1,0 +1,289 @@
+import { findRef } from '@ariadne/page';
+import type { PlanCase } from '../plan.js';
+import type { CheckSpec } from '../types.js';
+import { CaseStop, errorOf, type CaseTools, type FlowAction } from '../tools.js';
+import type { Planner } from './planner.js';
+
+// The shared loop of the model planners (Anthropic, OpenAI-compatible): the model gets
+// a small tool set and the case, and acts on refs from its last snapshot. The rules of
+// seed 004 are enforced here, not only asked for: an action on a page the model has
+// not snapshotted since it navigated, on a ref its last snapshot does not have, or
+// right after a failure without a fresh snapshot, is refused with a hint (not run).
+// Misses come back with the diagnostics the page layer collects. Snapshots sent to the
+// model are budgeted. Assertions are evaluated by the service, never taken on trust.
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Parsed arguments, or null when they were not valid JSON. */
+  args: Record<string, unknown> | null;
+  rawArgs?: string;
+}
+
+export interface TurnResult {
+  calls: ToolCall[];
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ToolResult {
+  id: string;
+  name: string;
+  content: string;
+  isError: boolean;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+const ROLE_ARG = { type: 'string', description: 'Role (browser context) to act in; default: the step\'s role.' };
+const STEP_ARG = { type: 'integer', minimum: 1, description: 'Number of the plan step this serves.' };
+
+export const TOOLS: ToolDef[] = [
+  {
+    name: 'snapshot',
+    description: 'Accessibility snapshot of the role\'s page (YAML, elements carry [ref=eN]). Call it first on every new page and after any failed action; act only on refs from your LAST snapshot.',
+    parameters: { type: 'object', properties: { role: ROLE_ARG }, additionalProperties: false },
+  },
+  {
+    name: 'navigate',
+    description: 'Open a URL (absolute, or relative to the current page).',
+    parameters: { type: 'object', properties: { url: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['url'], additionalProperties: false },
+  },
+  {
+    name: 'click',
+    description: 'Click the element with this ref (checkboxes, links, buttons).',
+    parameters: { type: 'object', properties: { ref: { type: 'string', description: 'A ref from your last snapshot, e.g. e12.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref'], additionalProperties: false },
+  },
+  {
+    name: 'type',
+    description: 'Replace the text of a field. keyByKey: true types one key at a time into the first box of a split input (one-time codes), letting the page move the focus.',
+    parameters: { type: 'object', properties: { ref: { type: 'string' }, text: { type: 'string' }, keyByKey: { type: 'boolean' }, submit: { type: 'boolean', description: 'Press Enter after.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'text'], additionalProperties: false },
+  },
+  {
+    name: 'select',
+    description: 'Choose an option (by value or label) in a select element.',
+    parameters: { type: 'object', properties: { ref: { type: 'string' }, value: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'value'], additionalProperties: false },
+  },
+  {
+    name: 'press',
+    description: 'Press a key (Enter, Tab, Escape, Control+A ...), on a ref or on the page.',
+    parameters: { type: 'object', properties: { key: { type: 'string' }, ref: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['key'], additionalProperties: false },
+  },
+  {
+    name: 'wait_for_stable',
+    description: 'Wait until the page stops changing (no DOM mutation for quietMs, bounded) and the network is idle.',
+    parameters: { type: 'object', properties: { quietMs: { type: 'integer', minimum: 50, maximum: 10000 }, timeoutMs: { type: 'integer', minimum: 100, maximum: 30000 }, role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
+  },
+  {
+    name: 'assert',
+    description: 'Record an assertion for a plan step; the service checks it on the live page. type: text_visible | text_hidden (text), url_contains | url_is (value), title_contains (value), element_contains (ref, text), element_checked | element_unchecked (ref), element_value (ref, value). Every Verify/Check/Assert/Confirm/Ensure step needs one.',
+    parameters: {
+      type: 'object',
+      properties: {
+        step: STEP_ARG,
+        type: { type: 'string', enum: ['text_visible', 'text_hidden', 'url_contains', 'url_is', 'title_contains', 'element_contains', 'element_checked', 'element_unchecked', 'element_value'] },
+        text: { type: 'string' },
+        value: { type: 'string' },
+        ref: { type: 'string' },
+        role: ROLE_ARG,
+      },
+      required: ['step', 'type'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'complete_case',
+    description: 'End the case: passed true when every step was done and asserted, false otherwise, with a one-line summary.',
+    parameters: { type: 'object', properties: { passed: { type: 'boolean' }, summary: { type: 'string' } }, required: ['passed', 'summary'], additionalProperties: false },
+  },
+];
+
+export const SYSTEM_PROMPT = [
+  'You run one test case of a plain-English plan in a real browser through tools.',
+  'Rules:',
+  '1. Call snapshot before acting on a page you have not seen, and act only on [ref=eN] ids from your LAST snapshot of that role. Never invent refs or selectors.',
+  '2. After a failed action, call snapshot again for fresh refs; do not retry with a reworded guess.',
+  '3. Pass "step" (the plan step number) with every action and assertion.',
+  '4. Every step marked MANDATORY needs an assert call that checks it; the service evaluates it on the page.',
+  '5. When all steps are done (or the case cannot go on), call complete_case once.',
+  '6. Split one-time-code inputs: type the whole code into the first box with keyByKey: true.',
+].join('\n');
+
+export function casePrompt(c: PlanCase, roles: string[]): string {
+  const lines = [`Case ${c.index}: ${c.name}`, `Roles (browser contexts): ${roles.join(', ')}.`, 'Steps:'];
+  for (const s of c.steps) lines.push(`${s.index}. [role ${s.role}]${s.mandatory ? ' MANDATORY' : ''} ${s.resolved}`);
+  lines.push('Start with snapshot.');
+  return lines.join('\n');
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Check a call's arguments against its tool: a bad call is answered with an error, never run. */
+export function validateArgs(call: ToolCall): string | null {
+  const def = TOOLS.find((t) => t.name === call.name);
+  if (!def) return `Unknown tool "${call.name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`;
+  if (!call.args) return `The arguments of ${call.name} are not valid JSON (${(call.rawArgs ?? '').slice(0, 200)}). Send a JSON object.`;
+  const schema = def.parameters as { properties: Record<string, { type: string; enum?: string[] }>; required?: string[] };
+  for (const r of schema.required ?? []) if (call.args[r] === undefined) return `${call.name} needs "${r}".`;
+  for (const [k, v] of Object.entries(call.args)) {
+    const p = schema.properties[k];
+    if (!p) return `${call.name} has no argument "${k}".`;
+    const t = p.type === 'integer' ? 'number' : p.type;
+    if (v !== null && typeof v !== t) return `${call.name}.${k} must be a ${p.type}.`;
+    if (p.enum && !p.enum.includes(String(v))) return `${call.name}.${k} must be one of ${p.enum.join(', ')}.`;
+  }
+  return null;
+}
+
+export abstract class ModelPlanner implements Planner {
+  abstract readonly name: string;
+  constructor(readonly model: string) {}
+
+  /** One request to the model: the conversation so far, then the tool calls it answers with. */
+  protected abstract turn(system: string, tools: ToolDef[], signal: AbortSignal): Promise<TurnResult>;
+  /** Start a conversation for a case. */
+  protected abstract begin(prompt: string): void;
+  /** Append the model's turn and the tool results to the conversation. */
+  protected abstract record(turn: TurnResult, results: ToolResult[]): void;
+  /** Append a plain user message (nudges). */
+  protected abstract nudge(text: string): void;
+
+  async runCase(c: PlanCase, tools: CaseTools): Promise<void> {
+    const roles = tools.roles;
+    this.begin(casePrompt(c, roles));
+    /** Roles whose last action failed: they need a fresh snapshot before acting. */
+    const mustSnapshot = new Set<string>();
+    let idle = 0;
+    for (;;) {
+      tools.checkpoint();
+      let turn: TurnResult;
+      try {
+        turn = await this.turn(SYSTEM_PROMPT, TOOLS, tools.signal);
+      } catch (err) {
+        if (tools.signal.aborted) tools.checkpoint();
+        throw err;
+      }
+      tools.addTurn(turn.inputTokens, turn.outputTokens);
+      if (!turn.calls.length) {
+        if (++idle >= 2) {
+          tools.complete(false, `The model stopped without calling complete_case: ${turn.text.slice(0, 200)}`);
+          return;
+        }
+        this.record(turn, []);
+        this.nudge('Use the tools. Call complete_case when the case is done.');
+        continue;
+      }
+      idle = 0;
+      const results: ToolResult[] = [];
+      let done = false;
+      for (const call of turn.calls) {
+        if (done) {
+          results.push({ id: call.id, name: call.name, content: 'Ignored: complete_case was already called.', isError: true });
+          continue;
+        }
+        const r = await this.execute(c, call, tools, mustSnapshot).catch((err) => {
+          if (err instanceof CaseStop) throw err;
+          return { content: JSON.stringify({ error: errorOf(err) }), isError: true };
+        });
+        results.push({ id: call.id, name: call.name, ...r });
+        if (call.name === 'complete_case' && !r.isError) done = true;
+      }
+      this.record(turn, results);
+      if (done) return;
+    }
+  }
+
+  private async execute(c: PlanCase, call: ToolCall, tools: CaseTools, mustSnapshot: Set<string>): Promise<{ content: string; isError: boolean }> {
+    const bad = validateArgs(call);
+    if (bad) return { content: JSON.stringify({ error: { code: 'invalid_tool_call', message: bad } }), isError: true };
+    const a = call.args!;
+    const stepNo = typeof a.step === 'number' ? a.step : undefined;
+    const planStep = stepNo !== undefined ? c.steps.find((s) => s.index === stepNo) : undefined;
+    const role = str(a.role) ?? planStep?.role ?? c.role;
+    if (!tools.roles.includes(role)) {
+      return { content: JSON.stringify({ error: { code: 'role_not_found', message: `No role "${role}"; roles: ${tools.roles.join(', ')}.` } }), isError: true };
+    }
+    const ask = { planStep: planStep?.index, asked: planStep?.text ?? `(model) ${call.name}` };
+    const err = (code: string, message: string, details?: Record<string, unknown>) => ({ content: JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } }), isError: true });
+
+    if (call.name === 'snapshot') {
+      const snap = await tools.snapshot(role);
+      mustSnapshot.delete(role);
+      return { content: `url: ${snap.url}\ntitle: ${snap.title}\n${snap.truncated ? `(budgeted to ${tools.settings.snapshotMaxTokens} tokens; parts collapsed)\n` : ''}${snap.text}`, isError: false };
+    }
+    if (call.name === 'complete_case') {
+      tools.complete(Boolean(a.passed), str(a.summary) ?? '');
+      return { content: 'Case closed.', isError: false };
+    }
+    if (call.name === 'assert') {
+      const check = toCheck(a);
+      if (typeof check === 'string') return err('invalid_tool_call', check);
+      if ('ref' in check && check.ref) {
+        const refErr = await this.checkRef(tools, role, check.ref, mustSnapshot);
+        if (refErr) return err(refErr.code, refErr.message);
+      }
+      const rec = await tools.assert(role, check, { ...ask, description: planStep?.text });
+      return { content: JSON.stringify({ passed: rec.passed, ...(rec.actual ? { actual: rec.actual } : {}), ...(rec.error ? { error: rec.error } : {}) }), isError: !rec.passed };
+    }
+    if (call.name === 'wait_for_stable') {
+      const r = await tools.waitForStable(role, ask, { quietMs: a.quietMs as number | undefined, timeoutMs: a.timeoutMs as number | undefined });
+      return { content: JSON.stringify(r), isError: false };
+    }
+    // Actions.
+    let action: FlowAction;
+    switch (call.name) {
+      case 'navigate': action = { action: 'navigate', url: str(a.url) }; break;
+      case 'click': action = { action: 'click', ref: str(a.ref) }; break;
+      case 'type': action = a.keyByKey ? { action: 'type', ref: str(a.ref), text: str(a.text), submit: Boolean(a.submit) } : { action: 'fill', ref: str(a.ref), value: str(a.text) }; break;
+      case 'select': action = { action: 'select', ref: str(a.ref), value: str(a.value) }; break;
+      case 'press': action = { action: 'press', key: str(a.key), ...(a.ref ? { ref: str(a.ref) } : {}) }; break;
+      default: return err('invalid_tool_call', `Unknown tool ${call.name}.`);
+    }
+    if (action.ref) {
+      const refErr = await this.checkRef(tools, role, action.ref, mustSnapshot);
+      if (refErr) return err(refErr.code, refErr.message);
+    }
+    if (action.action === 'fill' && planStep && /\{\{/.test(planStep.text)) Object.assign(ask, { secretParams: [...planStep.text.matchAll(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g)].map((m) => m[1]).filter((n) => /pass|secret|token|key|otp|pin/i.test(n)) });
+    const res = await tools.act(role, action, ask);
+    if (!res.ok) {
+      mustSnapshot.add(role);
+      return err(res.error!.code, `${res.error!.message} Take a fresh snapshot before the next action.`, res.error!.details);
+    }
+    const o = res.outcome!;
+    return { content: JSON.stringify({ ok: true, url: o.url, title: o.title, navigated: o.navigated, ...(o.dialog ? { dialog: o.dialog } : {}), ...(o.navigated ? { hint: 'The page changed: snapshot before acting on it.' } : {}) }), isError: false };
+  }
+
+  /** Seed 004 as rules: refs only from the last snapshot of a page the model has seen. */
+  private async checkRef(tools: CaseTools, role: string, ref: string, mustSnapshot: Set<string>): Promise<{ code: string; message: string } | null> {
+    if (mustSnapshot.has(role)) return { code: 'snapshot_required', message: 'Your last action failed: call snapshot for fresh refs before acting again (do not reword and retry).' };
+    if (await tools.needsSnapshot(role)) return { code: 'snapshot_required', message: 'This page is new since your last snapshot (it navigated): call snapshot, then act on its refs.' };
+    const known = await tools.session.run(role, async (state) => (state.lastSnapshot ? findRef(state.lastSnapshot.tree, ref) : null));
+    if (!known) return { code: 'ref_not_found', message: `Ref ${ref} is not in your last snapshot of role ${role}: use a ref from it, or call snapshot again.` };
+    return null;
+  }
+}
+
+function toCheck(a: Record<string, unknown>): CheckSpec | string {
+  const text = str(a.text);
+  const value = str(a.value);
+  const ref = str(a.ref);
+  switch (a.type) {
+    case 'text_visible': return text ? { type: 'text_visible', text } : 'text_visible needs "text".';
+    case 'text_hidden': return text ? { type: 'text_hidden', text } : 'text_hidden needs "text".';
+    case 'url_contains': return value ? { type: 'url', op: 'contains', value } : 'url_contains needs "value".';
+    case 'url_is': return value ? { type: 'url', op: 'is', value } : 'url_is needs "value".';
+    case 'title_contains': return value ? { type: 'title', op: 'contains', value } : 'title_contains needs "value".';
+    case 'element_contains': return ref && text ? { type: 'element_text', ref, text } : 'element_contains needs "ref" and "text".';
+    case 'element_checked': return ref ? { type: 'element_state', ref, state: 'checked' } : 'element_checked needs "ref".';
+    case 'element_unchecked': return ref ? { type: 'element_state', ref, state: 'unchecked' } : 'element_unchecked needs "ref".';
+    case 'element_value': return ref && value !== undefined ? { type: 'element_value', ref, value } : 'element_value needs "ref" and "value".';
+    default: return `Unknown assertion type ${String(a.type)}.`;
+  }
+}
