@@ -152,7 +152,8 @@ describe('admission queue', () => {
       await new Promise((r) => setTimeout(r, 150));
     }
     await waitUntil(() => results.length >= 3, 15_000, 'two admitted and one rejected');
-    expect(results.filter((r) => r.status === 201).map((r) => r.i), JSON.stringify(results)).toEqual([1, 2]);
+    // The first two are admitted at once (they may finish in either order).
+    expect(results.filter((r) => r.status === 201).map((r) => r.i).sort(), JSON.stringify(results)).toEqual([1, 2]);
     const rejected = results.filter((r) => r.status === 429);
     expect(rejected.map((r) => r.i)).toEqual([6]);
     expect(Number(rejected[0].retryAfter)).toBeGreaterThan(0);
