@@ -30,6 +30,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   // The fixture shop's announcement (tests/fixtures/app): server-side, so what the admin
   // role publishes is what the customer role sees.
   let banner = '';
+  // Text replacements applied to the shop's pages (POST /app/api/patch): a "deploy" that
+  // changes the app under a recorded run, for replay and self-healing tests.
+  let patches: [string, string][] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     try {
@@ -41,6 +44,19 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         }
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ text: banner }));
+      }
+      if (url.pathname === '/app/api/patch' && req.method === 'POST') {
+        let body = '';
+        for await (const chunk of req) body += chunk;
+        patches = ((JSON.parse(body || '{}') as { replace?: [string, string][] }).replace ?? []).filter((p) => Array.isArray(p) && p.length === 2);
+        res.writeHead(204);
+        return res.end();
+      }
+      if (patches.length && /^\/app\/[\w-]+\.html$/.test(url.pathname)) {
+        let html = await readFile(path.join(FIXTURES_DIR, url.pathname), 'utf8');
+        for (const [from, to] of patches) html = html.split(from).join(to);
+        res.writeHead(200, { 'content-type': TYPES['.html'] });
+        return res.end(html);
       }
       if (url.pathname === '/login' && req.method === 'POST') {
         let body = '';

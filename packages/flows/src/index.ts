@@ -17,3 +17,4 @@ export * from './spec.js';
 export * from './planners/model.js';
 export * from './planners/anthropic.js';
 export * from './planners/openai.js';
+export * from './planners/replay.js';

@@ -28,10 +28,13 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
   const secrets = Object.entries(opts.variables ?? {}).filter(([name, value]) => SECRET.test(name) && value.length > 0);
   const usedSecrets = new Set<string>();
   /** A string literal, or an expression reading secret parts from the environment. */
-  const str = (value: string): string => {
+  const str = (raw: string): string => {
+    // Recorded values carry secrets as {{NAME}} placeholders; older ones may hold the value.
+    let parts: (string | { env: string })[] = raw.split(/\{\{([A-Za-z_][\w.-]*)\}\}/).map((p, i) => (i % 2 ? { env: p } : p));
+    for (const p of parts) if (typeof p !== 'string') usedSecrets.add(p.env);
+    const value = raw;
     const hits = secrets.filter(([, v]) => value.includes(v));
-    if (!hits.length) return q(value);
-    let parts: (string | { env: string })[] = [value];
+    if (!hits.length && parts.length === 1) return q(value);
     for (const [name, v] of hits) {
       usedSecrets.add(name);
       parts = parts.flatMap((p) => (typeof p === 'string' ? p.split(v).flatMap((s, i) => (i === 0 ? [s] : [{ env: name }, s])) : [p]));

@@ -21,7 +21,7 @@ export interface FlowAction {
 import { performAction, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type PageState } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
-import { verifiedLocator } from './locators.js';
+import { locatorFromCode, verifiedLocator } from './locators.js';
 import type { PlanCase } from './plan.js';
 
 // The tools every planner acts through: snapshot, act by ref (or description), wait for
@@ -69,6 +69,39 @@ export interface FlowSettings {
   screenshots: boolean;
   trace: boolean;
   limits: FlowLimits;
+  /** Values of secret variables (PASSWORD, TOKEN, ...): recorded params show {{NAME}} instead. */
+  secrets?: Record<string, string>;
+}
+
+export const SECRET_NAME = /pass|secret|token|key|otp|pin/i;
+
+/** The variables whose names look secret. */
+export function secretVariables(vars: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars ?? {}).filter(([k, v]) => SECRET_NAME.test(k) && v.length > 0));
+}
+
+/** Replace secret values with {{NAME}} in recorded params. */
+export function redact(params: StepParams, secrets: Record<string, string> | undefined): StepParams {
+  const entries = Object.entries(secrets ?? {});
+  if (!entries.length) return params;
+  const hide = (v: string) => entries.reduce((acc, [name, value]) => acc.split(value).join(`{{${name}}}`), v);
+  const out: StepParams = { ...params };
+  if (typeof out.value === 'string') out.value = hide(out.value);
+  else if (Array.isArray(out.value)) out.value = out.value.map(hide);
+  if (typeof out.text === 'string') out.text = hide(out.text);
+  if (typeof out.url === 'string') out.url = hide(out.url);
+  return out;
+}
+
+/** The reverse, for replays: {{NAME}} back to the value. */
+export function unredact<T extends { value?: string | string[]; text?: string; url?: string }>(params: T, vars: Record<string, string> | undefined): T {
+  const put = (v: string) => v.replace(/\{\{([A-Za-z_][\w.-]*)\}\}/g, (m, name: string) => vars?.[name] ?? m);
+  const out = { ...params };
+  if (typeof out.value === 'string') out.value = put(out.value);
+  else if (Array.isArray(out.value)) out.value = out.value.map(put);
+  if (typeof out.text === 'string') out.text = put(out.text);
+  if (typeof out.url === 'string') out.url = put(out.url);
+  return out;
 }
 
 export const DEFAULT_LIMITS: FlowLimits = {
@@ -137,6 +170,8 @@ export class CaseTools {
   completed = false;
   completedPassed = false;
   summary = '';
+  /** Set while a replay hands a step to the planner: the steps it records are "healed". */
+  healing = false;
   /** Usage the planner reports (model turns and tokens). */
   readonly usage = { turns: 0, inputTokens: 0, outputTokens: 0 };
   private readonly lastSnapshotAt = new Map<string, number>();
@@ -225,6 +260,7 @@ export class CaseTools {
 
   private newStep(ask: AskContext, role: string, action: string, params?: StepParams): StepRecord {
     return {
+      ...(this.healing ? { healed: true } : {}),
       n: ++this.stepSeq,
       ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
       asked: ask.asked,
@@ -268,7 +304,7 @@ export class CaseTools {
     for (const k of ['url', 'value', 'text', 'key', 'by', 'textGone', 'time', 'direction'] as const) {
       if (body[k] !== undefined) (params as Record<string, unknown>)[k] = body[k];
     }
-    const step = this.newStep(ask, role, body.action, params);
+    const step = this.newStep(ask, role, body.action, redact(params, this.settings.secrets));
     if (extra.healed) step.healed = true;
     const started = Date.now();
     return this.session.run(role, async (state) => {
@@ -336,7 +372,7 @@ export class CaseTools {
     this.checkpoint();
     const params: StepParams = {};
     for (const k of ['url', 'value', 'text', 'key', 'by'] as const) if (action[k] !== undefined) (params as Record<string, unknown>)[k] = action[k];
-    const step = this.newStep(ask, role, action.action, params);
+    const step = this.newStep(ask, role, action.action, redact(params, this.settings.secrets));
     step.locator = { code, verified: true, strategy: 'recorded', source: 'none' };
     const started = Date.now();
     return this.session.run(role, async (state) => {
@@ -420,8 +456,12 @@ export class CaseTools {
   }
 
   /** Resolve an element for a check: ref from the last snapshot, else the description ladder. */
-  private async checkTarget(state: PageState, check: CheckSpec): Promise<{ loc: Locator; record: LocatorRecord | undefined; ref?: string }> {
+  private async checkTarget(state: PageState, check: CheckSpec, locatorCode?: string): Promise<{ loc: Locator; record: LocatorRecord | undefined; ref?: string }> {
     const c = check as { ref?: string; description?: string };
+    if (locatorCode) {
+      // A replayed check: the locator recorded (and verified) when the run was made.
+      return { loc: locatorFromCode(state.page, locatorCode), record: { code: locatorCode, verified: true, strategy: 'recorded', source: 'none' } };
+    }
     if (c.ref) {
       const t = await resolveRef(state, c.ref);
       const rec = await verifiedLocator(state, c.ref);
@@ -435,7 +475,7 @@ export class CaseTools {
   }
 
   /** Evaluate a check on the live page and record it (as a step and as an assertion). */
-  async assert(role: string, check: CheckSpec, ask: AskContext & { description?: string }): Promise<AssertionRecord> {
+  async assert(role: string, check: CheckSpec, ask: AskContext & { description?: string; locatorCode?: string }): Promise<AssertionRecord> {
     this.checkpoint();
     this.checkRole(role);
     const step = this.newStep(ask, role, 'assert');
@@ -452,7 +492,7 @@ export class CaseTools {
       try {
         let loc: Locator | null = null;
         if (check.type.startsWith('element_')) {
-          const t = await this.checkTarget(state, check);
+          const t = await this.checkTarget(state, check, ask.locatorCode);
           loc = t.loc;
           if (t.record) rec.locator = t.record;
           if (t.ref) step.ref = t.ref;

@@ -155,6 +155,16 @@ export abstract class ModelPlanner implements Planner {
   /** Append a plain user message (nudges). */
   protected abstract nudge(text: string): void;
 
+  /** One plan step (replay healing): the loop on a case of that step alone. */
+  async runStep(step: PlanCase['steps'][number], tools: CaseTools, c: PlanCase): Promise<boolean> {
+    const before = { completed: tools.completed, passed: tools.completedPassed, summary: tools.summary, assertions: tools.report.assertions.length };
+    tools.completed = false;
+    await this.runCase({ ...c, steps: [step] }, tools);
+    const ok = tools.completed && tools.completedPassed && tools.report.assertions.slice(before.assertions).every((a) => a.passed);
+    Object.assign(tools, { completed: before.completed, completedPassed: before.passed, summary: before.summary });
+    return ok;
+  }
+
   async runCase(c: PlanCase, tools: CaseTools): Promise<void> {
     const roles = tools.roles;
     this.begin(casePrompt(c, roles));

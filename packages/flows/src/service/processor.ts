@@ -5,7 +5,9 @@ import { isAppError, type RoleSpec } from '@ariadne/schema';
 import { parsePlan } from '../plan.js';
 import { runFlow, liveFlowSession } from '../loop.js';
 import { DiskArtifacts } from '../artifacts.js';
-import { errorOf, type FlowSettings } from '../tools.js';
+import { errorOf, secretVariables, type FlowSettings } from '../tools.js';
+import { ReplayPlanner } from '../planners/replay.js';
+import { AppError } from '@ariadne/schema';
 import type { Planner } from '../planners/planner.js';
 import type { RunEvent, RunReport } from '../types.js';
 import { TERMINAL, type RunRecord, type RunStore } from './run-store.js';
@@ -123,7 +125,13 @@ export function createRunProcessor(d: RunProcessorDeps) {
       const plan = parsePlan(rec.request.plan, { variables: rec.request.variables });
       const specs: RoleSpec[] = plan.roles.map((name) => rec.request.roles?.find((r) => r.name === name) ?? { name });
       const secret = await d.store.secret(id);
-      const planner = await d.planners(rec, secret, () => { throw new Error('no planner'); });
+      let planner = await d.planners(rec, secret, () => { throw new Error('no planner'); });
+      if (rec.request.replayOf) {
+        // Replay: the recorded actions first, the planner only for steps that no longer resolve.
+        const original = await d.store.get(rec.request.replayOf);
+        if (!original?.report) throw new AppError('run_not_found', `Run ${rec.request.replayOf} (replayed) has no report any more.`, { runId: rec.request.replayOf });
+        planner = new ReplayPlanner(original.report, planner, rec.request.variables ?? {});
+      }
       // Wait for capacity like a queued session would, but not forever.
       const deadline = Date.now() + 60_000;
       for (;;) {
@@ -137,7 +145,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
         }
       }
       const live = await d.sessions.use(rec.tenant, sessionId);
-      const settings = settingsFor(d.settings, rec);
+      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables) };
       // runFlow fills this report as it goes; emit() snapshots it.
       const runPromise = runFlow({
         runId: id,
