@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { refOf, startTestService, type TestService } from './helpers/service.js';
+import { expectAbout, pngSize } from './helpers/images.js';
 
 // Every action type through HTTP against real Chromium, each checked by what it did to
 // the page (read back from a fresh snapshot or the page's own report). The read-only
@@ -100,17 +101,6 @@ async function refFor(id: string, role: string, name: string): Promise<string> {
     }
   }
   return refOf(await yaml(id), role, name);
-}
-
-function pngSize(buf: Buffer): { width: number; height: number } {
-  expect(buf.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-  expect(buf.subarray(12, 16).toString('ascii')).toBe('IHDR');
-  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
-}
-
-function expectAbout(got: { width: number; height: number }, want: { width: number; height: number }): void {
-  expect(Math.abs(got.width - want.width), `width ${got.width}`).toBeLessThanOrEqual(1);
-  expect(Math.abs(got.height - want.height), `height ${got.height}`).toBeLessThanOrEqual(1);
 }
 
 describe('navigation', () => {
