@@ -14,17 +14,15 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { startStaticServer } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
-const FIXTURES_DIR = path.join(ROOT, 'tests/fixtures');
 
 // ---------------------------------------------------------------- options
 
@@ -168,26 +166,6 @@ function killAll(pids) {
 }
 
 // ---------------------------------------------------------------- fixtures, Redis, nodes
-
-async function startStaticServer() {
-  const server = createHttpServer(async (req, res) => {
-    try {
-      const file = path.join(FIXTURES_DIR, path.normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-      if (!file.startsWith(FIXTURES_DIR + path.sep)) throw new Error('outside the fixtures');
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-    }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
 
 /** One PING over a raw socket: true on +PONG. */
 function redisPing(port) {
