@@ -163,7 +163,7 @@ try {
   console.log('\nSame flow, scripted model over each provider\'s wire protocol (per recorded step; no screenshots/trace):');
   table(['planner', 'steps', 'turns/step', 'input tokens/step', 'output tokens/step', 'wall ms (median)'], mrows);
   const biggest = Math.max(...model.stats.turns.map((t) => t.inputTokens));
-  console.log(`largest single request: ${biggest.toLocaleString('en')} input tokens (the conversation grows with each snapshot it carries).`);
+  console.log(`largest single request: ${biggest.toLocaleString('en')} input tokens (only the latest snapshot of each role stays in the conversation).`);
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

@@ -97,6 +97,9 @@ describe.each([
       expect(c.usage.turns).toBe(18);
       expect(c.usage.inputTokens).toBe(model.stats.turns.reduce((n: number, t: any) => n + t.inputTokens, 0));
       expect(c.usage.outputTokens).toBeGreaterThan(0);
+      // Only the latest snapshot travels with each request (older ones are left out).
+      expect(Math.max(...model.stats.turns.map((t: any) => t.snapshots))).toBe(1);
+      expect(model.stats.turns.filter((t: any) => t.snapshots === 1).length).toBeGreaterThan(10);
       expect(run.report.model).toBe('scripted-1');
       // Only real actions and assertions are steps; refused calls never reached the page.
       expect(c.steps.map((s: any) => [s.action, s.planStep, s.status])).toEqual([

@@ -57,6 +57,13 @@ export class AnthropicPlanner extends ModelPlanner {
     }
   }
 
+  protected replaceResult(id: string, content: string): void {
+    for (const m of this.messages) {
+      if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+      for (const b of m.content as { type: string; tool_use_id?: string; content?: unknown }[]) if (b.type === 'tool_result' && b.tool_use_id === id) b.content = content;
+    }
+  }
+
   protected nudge(text: string): void {
     this.messages.push({ role: 'user', content: text });
   }

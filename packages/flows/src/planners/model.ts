@@ -154,6 +154,21 @@ export abstract class ModelPlanner implements Planner {
   protected abstract record(turn: TurnResult, results: ToolResult[]): void;
   /** Append a plain user message (nudges). */
   protected abstract nudge(text: string): void;
+  /** Replace the content of an earlier tool result in the conversation. */
+  protected abstract replaceResult(id: string, content: string): void;
+
+  /**
+   * Only the last snapshot of each role stays in the conversation: older ones are
+   * replaced by a line. Their refs are stale anyway (the model must act on its last
+   * snapshot), and every turn re-sends the whole conversation, so this is what keeps
+   * input tokens per turn bounded instead of growing with every page seen.
+   */
+  private readonly snapshotIds = new Map<string, string[]>();
+  private elideOldSnapshots(role: string, id: string): void {
+    const ids = this.snapshotIds.get(role) ?? [];
+    for (const old of ids) this.replaceResult(old, `(older snapshot of role ${role} left out: act only on refs from your latest snapshot)`);
+    this.snapshotIds.set(role, [id]);
+  }
 
   /** One plan step (replay healing): the loop on a case of that step alone. */
   async runStep(step: PlanCase['steps'][number], tools: CaseTools, c: PlanCase): Promise<boolean> {
@@ -168,6 +183,7 @@ export abstract class ModelPlanner implements Planner {
   async runCase(c: PlanCase, tools: CaseTools): Promise<void> {
     const roles = tools.roles;
     this.begin(casePrompt(c, roles));
+    this.snapshotIds.clear();
     /** Roles whose last action failed: they need a fresh snapshot before acting. */
     const mustSnapshot = new Set<string>();
     let idle = 0;
@@ -206,6 +222,12 @@ export abstract class ModelPlanner implements Planner {
         if (call.name === 'complete_case' && !r.isError) done = true;
       }
       this.record(turn, results);
+      for (const r of results) {
+        if (r.name !== 'snapshot' || r.isError) continue;
+        const call = turn.calls.find((x) => x.id === r.id);
+        const role = (call?.args && typeof call.args.role === 'string' ? call.args.role : undefined) ?? c.role;
+        this.elideOldSnapshots(role, r.id);
+      }
       if (done) return;
     }
   }

@@ -51,6 +51,10 @@ export class OpenAIPlanner extends ModelPlanner {
     for (const r of results) this.messages.push({ role: 'tool', tool_call_id: r.id, content: r.isError ? `ERROR: ${r.content}` : r.content });
   }
 
+  protected replaceResult(id: string, content: string): void {
+    for (const m of this.messages) if (m.role === 'tool' && m.tool_call_id === id) m.content = content;
+  }
+
   protected nudge(text: string): void {
     this.messages.push({ role: 'user', content: text });
   }
