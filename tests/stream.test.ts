@@ -340,9 +340,10 @@ describe('live view', () => {
       await viewer.waitForFunction(() => Number((document.getElementById('frame') as HTMLImageElement).dataset.frames ?? 0) > 0);
       await viewer.waitForFunction(() => document.getElementById('snapshot')?.textContent?.includes('Welcome back'));
 
-      // Drive the session through the API: the viewer follows.
-      await svc.api.action(id, { action: 'navigate', url: `${fx.url}/products.html` });
+      // Drive the session through the API: the viewer follows. (Frames are counted before
+      // the navigation: a page that stops changing produces no more frames.)
       const framesBefore = Number(await viewer.locator('#frame').getAttribute('data-frames'));
+      await svc.api.action(id, { action: 'navigate', url: `${fx.url}/products.html` });
       await viewer.waitForFunction(() => [...document.querySelectorAll('#events li')].some((li) => li.textContent!.includes('navigation') && li.textContent!.includes('products.html')));
       await viewer.waitForFunction(() => document.getElementById('snapshot')?.textContent?.includes('Add to Cart'), undefined, { timeout: 10_000 });
       await viewer.waitForFunction((n) => Number((document.getElementById('frame') as HTMLImageElement).dataset.frames) > n, framesBefore, { timeout: 10_000 });
