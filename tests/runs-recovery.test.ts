@@ -23,8 +23,8 @@ afterAll(async () => {
   await fx?.close();
 });
 
-async function node(id: string): Promise<ServerProcess> {
-  const p = await spawnServer({ env: { ...ENV, REDIS_URL: redis.url, NODE_ID: id } });
+async function node(id: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const p = await spawnServer({ env: { ...ENV, REDIS_URL: redis.url, NODE_ID: id, ...env } });
   procs.push(p);
   return p;
 }
@@ -60,11 +60,17 @@ describe('run recovery', () => {
     expect((await b.api.get('/v1/pool')).body.leased).toBe(0);
   }, 100_000);
 
-  it('runs and reports survive a Redis restart and a server restart', async () => {
-    let c = await node('keeper');
-    const res = await c.api.post('/v1/runs', { url: `${fx.url}/app/products.html`, plan: '- Verify "Products" is visible', options: { trace: false } });
+  it('runs and reports survive a Redis restart and a server restart; any node serves them', async () => {
+    // d runs no workers: the run executes on c, and d answers for it (artifacts forwarded).
+    let [c, d] = await Promise.all([node('keeper'), node('reader', { WORKER_MODE: 'off' })]);
+    const res = await d.api.post('/v1/runs', { url: `${fx.url}/app/products.html`, plan: '- Verify "Products" is visible', options: { trace: false } });
     const id = res.body.id;
-    await waitUntil(async () => (await c.api.get(`/v1/runs/${id}`)).body.status === 'passed', 30_000, 'the run to pass');
+    await waitUntil(async () => (await d.api.get(`/v1/runs/${id}`)).body.status === 'passed', 30_000, 'the run to pass');
+    const shot = (await d.api.get(`/v1/runs/${id}`)).body.report.cases[0].steps[0].screenshot;
+    const img = await d.api.get(`/v1/runs/${id}/artifacts/${shot}`);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/jpeg');
+    expect((await d.api.get(`/v1/runs/${id}`)).body.report.cases[0].steps[0]).toBeTruthy();
     await redis.stop('SIGKILL');
     await redis.start();
     const after = await waitUntil(async () => {
@@ -74,6 +80,10 @@ describe('run recovery', () => {
     expect(after).toMatchObject({ status: 'passed', report: { totals: { cases: 1, passed: 1 } } });
 
     await destroyServer(c);
+    // The node that ran it is gone, and its artifacts with it: said plainly (502 while its
+    // node record still looks alive, 404 once it is known dead), never a 500.
+    const gone = await d.api.get(`/v1/runs/${id}/artifacts/${shot}`);
+    expect([[404, 'not_found'], [502, 'node_unreachable']]).toContainEqual([gone.status, gone.body.error.code]);
     c = await node('keeper-2');
     const again = await c.api.get(`/v1/runs/${id}`);
     expect(again.body).toMatchObject({ status: 'passed', report: { totals: { passed: 1 } } });

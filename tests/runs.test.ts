@@ -159,6 +159,26 @@ describe('POST /v1/runs', () => {
     expect((await svc.api.get('/v1/pool')).body.leased).toBe(0);
   });
 
+  it('never leaves a run "running" when its job is gone: it is marked failed with its partial report', async () => {
+    const { RunStore } = await import('@ariadne/flows');
+    const store = new RunStore(svc.service.redis, svc.service.config.redisPrefix, 600);
+    const id = `orphan-${Date.now()}`;
+    const old = new Date(Date.now() - 5 * 60_000).toISOString();
+    const partial = {
+      runId: id, url: fx.url, planner: 'rules', status: 'running', startedAt: old, durationMs: 0,
+      cases: [{ index: 1, name: 'half done', status: 'passed', completed: true, summary: '', steps: [], assertions: [], missingAssertions: [], startedAt: old, durationMs: 10, usage: { turns: 0, inputTokens: 0, outputTokens: 0 } }],
+      totals: { cases: 1, passed: 1, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 },
+      usage: { turns: 0, inputTokens: 0, outputTokens: 0 },
+    };
+    // A run some worker started (its record says so) and whose job no longer exists.
+    await store.create({ id, tenant: 'local', status: 'running', createdAt: old, startedAt: old, updatedAt: old, node: 'gone-node', attempts: 1, request: { url: fx.url, plan: '- Verify "x" is visible', planner: 'rules' }, report: partial as never });
+    const r = await svc.api.get(`/v1/runs/${id}`);
+    expect(r.body).toMatchObject({ status: 'error', error: { code: 'worker_lost' } });
+    expect(r.body.report.cases[0].name).toBe('half done');
+    const events = await svc.api.get(`/v1/runs/${id}/events`);
+    expect(events.body).toContain('event: run_finished');
+  });
+
   it('keeps runs per tenant', async () => {
     const res = await svc.api.post('/v1/runs', { url: `${fx.url}/app/products.html`, plan: '- Verify "Products" is visible' });
     const run = await waitForRun(res.body.id);

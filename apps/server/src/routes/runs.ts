@@ -9,6 +9,7 @@ import { AppError, ErrorResponse, RoleSpec } from '@ariadne/schema';
 import { followRun, RunService, RunStore, runView, SAFE_ARTIFACT, TERMINAL, toJUnit, toPlaywrightSpec, type RunStatus, type StoredEvent, type SubmitBody } from '@ariadne/flows';
 import type { WebSocket } from 'ws';
 import type { ServerDeps } from '../deps.js';
+import { FORWARDED_HEADER, forwardHeaders } from '../plugins/forward.js';
 
 // Flow runs: POST a plan, it runs as a BullMQ job on a worker with its own leases;
 // read its status and report (JSON, JUnit XML), cancel it, download its artifacts.
@@ -238,14 +239,28 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
       tags: ['runs'],
       summary: 'A screenshot or Playwright trace of a run (names are in the report)',
       params: Type.Object({ id: Type.String({ maxLength: 64 }), name: Type.String({ maxLength: 128 }) }),
-      response: { 200: Type.String({ description: 'image/jpeg or application/zip' }), ...errors },
+      response: { 200: Type.String({ description: 'image/jpeg or application/zip (fetched from the node that ran the run)' }), ...errors, 502: ErrorResponse },
     },
   }, async (req, reply) => {
     const rec = await store.getFor(req.tenant, req.params.id);
     const name = req.params.name;
     const file = path.join(config.runs.dir, rec.id, name);
     const st = SAFE_ARTIFACT.test(name) ? await stat(file).catch(() => null) : null;
-    if (!st?.isFile()) throw new AppError('not_found', `Run ${rec.id} has no artifact "${name}" on this node.`, { runId: rec.id, name });
+    if (!st?.isFile()) {
+      // Artifacts stay on the disk of the node that ran the run: ask that node.
+      if (SAFE_ARTIFACT.test(name) && rec.node && rec.node !== config.nodeId && deps.cluster && !req.headers[FORWARDED_HEADER]) {
+        const owner = await deps.cluster.membership.nodes.get(rec.node).catch(() => null);
+        if (owner?.alive) {
+          return reply.from(`${owner.url}${req.url}`, {
+            rewriteRequestHeaders: (_r, headers) => ({ ...headers, ...forwardHeaders(req, config.nodeId) }),
+            onError: (rep, { error }) => {
+              rep.status(502).send(new AppError('node_unreachable', `Run ${rec.id} ran on node ${rec.node}, which keeps its artifacts and did not answer: ${error.message}`, { runId: rec.id, node: rec.node }).toJSON());
+            },
+          });
+        }
+      }
+      throw new AppError('not_found', `Run ${rec.id} has no artifact "${name}" here${rec.node && rec.node !== config.nodeId ? ` (it ran on node ${rec.node}, which is gone)` : ''}.`, { runId: rec.id, name, node: rec.node });
+    }
     return reply
       .header('content-type', CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream')
       .header('content-length', st.size)
