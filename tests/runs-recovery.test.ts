@@ -58,6 +58,9 @@ describe('run recovery', () => {
     const events = (await b.api.get(`/v1/runs/${id}/events`)).body as string;
     expect(events).toContain('event: run_restarted');
     expect((await b.api.get('/v1/pool')).body.leased).toBe(0);
+    // Its workers must not take the next test's runs.
+    await destroyServer(b);
+    procs.splice(procs.indexOf(b), 1);
   }, 100_000);
 
   it('runs and reports survive a Redis restart and a server restart; any node serves them', async () => {
@@ -66,6 +69,7 @@ describe('run recovery', () => {
     const res = await d.api.post('/v1/runs', { url: `${fx.url}/app/products.html`, plan: '- Verify "Products" is visible', options: { trace: false } });
     const id = res.body.id;
     await waitUntil(async () => (await d.api.get(`/v1/runs/${id}`)).body.status === 'passed', 30_000, 'the run to pass');
+    expect((await d.api.get(`/v1/runs/${id}`)).body.report).toBeTruthy();
     const shot = (await d.api.get(`/v1/runs/${id}`)).body.report.cases[0].steps[0].screenshot;
     const img = await d.api.get(`/v1/runs/${id}/artifacts/${shot}`);
     expect(img.status).toBe(200);
@@ -83,6 +87,7 @@ describe('run recovery', () => {
     // The node that ran it is gone, and its artifacts with it: said plainly (502 while its
     // node record still looks alive, 404 once it is known dead), never a 500.
     const gone = await d.api.get(`/v1/runs/${id}/artifacts/${shot}`);
+    expect(gone.body.error, `status ${gone.status}`).toBeDefined();
     expect([[404, 'not_found'], [502, 'node_unreachable']]).toContainEqual([gone.status, gone.body.error.code]);
     c = await node('keeper-2');
     const again = await c.api.get(`/v1/runs/${id}`);

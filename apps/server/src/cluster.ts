@@ -81,8 +81,11 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
   // Flow runs execute here, on this node's pool, like any session.
   const runStore = new RunStore(d.redis, prefix, config.runs.retentionSeconds);
   const plannerDefaults = { planner: config.runs.planner, anthropic: config.runs.anthropic, openai: config.runs.openai };
+  // Set at the start of shutdown: a run whose browser is closed under it then is handed back.
+  let stopping = false;
   const runProcessor = createRunProcessor({
     store: runStore,
+    shuttingDown: () => stopping,
     sessions,
     nodeId: config.nodeId,
     runsDir: config.runs.dir,
@@ -131,6 +134,7 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
     workers,
     nodeUrl: d.nodeUrl,
     async stopIntake() {
+      stopping = true;
       await admission.close();
       await workers?.close();
     },

@@ -128,6 +128,7 @@ export interface RunReport {
 export type RunEvent =
   | { type: 'run_queued'; runId: string }
   | { type: 'run_restarted'; attempt: number; reason: string }
+  | { type: 'run_interrupted'; reason: string }
   | { type: 'run_started'; runId: string; planner: string; cases: { index: number; name: string }[] }
   | { type: 'case_started'; case: number; name: string }
   | { type: 'step'; case: number; step: StepRecord }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Job } from 'bullmq';
+import { WaitingError, type Job } from 'bullmq';
 import type { SessionManager } from '@ariadne/pool';
 import { isAppError, type RoleSpec } from '@ariadne/schema';
 import { parsePlan } from '../plan.js';
@@ -35,8 +35,14 @@ export interface RunProcessorDeps {
   settings: FlowSettings;
   planners: PlannerFactory;
   logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
-  /** Planner for replays' self-healing, and for runs with no planner. */
-  replayFactory?: (rec: RunRecord, original: RunRecord, planner: Planner) => Planner;
+  /** True once this node is shutting down (its browsers may be closed under a run). */
+  shuttingDown?: () => boolean;
+}
+
+/** Did the run fail because its browser went away (not because of the page)? */
+function lostItsBrowser(report: RunReport): boolean {
+  const codes = [report.error?.code, ...report.cases.flatMap((c) => [c.error?.code, ...c.steps.map((s) => s.error?.code)])];
+  return codes.some((c) => typeof c === 'string' && /^session_(crashed|closed|expired|lost)$/.test(c));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,7 +89,7 @@ export async function deliverCallback(url: string, report: RunReport, attempts =
 }
 
 export function createRunProcessor(d: RunProcessorDeps) {
-  return async (job: Job<RunJobData>): Promise<{ status: string }> => {
+  return async (job: Job<RunJobData>, token?: string): Promise<{ status: string }> => {
     const id = job.data.runId;
     const rec = await d.store.get(id);
     // Deleted, expired, or cancelled while it waited: nothing to do.
@@ -120,6 +126,16 @@ export function createRunProcessor(d: RunProcessorDeps) {
     poll.unref();
 
     let sessionId: string | null = null;
+    // The node shutting down ends every session: a run cut short that way is handed back.
+    let cutByShutdown = false;
+    let liveSession: { ended: { reason: string } | null } | null = null;
+    const onEnded = (e: { id: string; reason: string }) => {
+      if (e.id === sessionId && e.reason === 'server_shutdown') {
+        cutByShutdown = true;
+        abort.abort('shutdown');
+      }
+    };
+    d.sessions.on('session-ended', onEnded);
     let report: RunReport;
     try {
       const plan = parsePlan(rec.request.plan, { variables: rec.request.variables });
@@ -145,6 +161,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
         }
       }
       const live = await d.sessions.use(rec.tenant, sessionId);
+      liveSession = live;
       const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables) };
       // runFlow fills this report as it goes; emit() snapshots it.
       const runPromise = runFlow({
@@ -174,7 +191,25 @@ export function createRunProcessor(d: RunProcessorDeps) {
       emit({ type: 'run_finished', status: report.status, totals: report.totals, durationMs: report.durationMs });
     } finally {
       clearInterval(poll);
+      d.sessions.off('session-ended', onEnded);
       if (sessionId) await d.sessions.end(sessionId, 'closed', 'run_finished').catch(() => {});
+    }
+    // (The session knows it was ended before the event about it goes out.)
+    const endedByShutdown = cutByShutdown || (liveSession as { ended: { reason: string } | null } | null)?.ended?.reason === 'server_shutdown';
+    if (endedByShutdown || (d.shuttingDown?.() && report.status !== 'passed' && lostItsBrowser(report))) {
+      // Cut short by this node's shutdown: keep the partial report, leave the run to be
+      // resumed elsewhere (the job's lock lapses and another worker takes it over).
+      await Promise.all(saves);
+      await d.store.update(id, (r) => { r.report = report; });
+      await d.store.appendEvent(id, { type: 'run_interrupted', reason: 'the node running it is shutting down; another worker will take the run over' }).catch(() => {});
+      d.logger?.warn({ runId: id }, 'run interrupted by shutdown: handed back');
+      // Back to the queue for the next worker (if this process dies first, the stalled
+      // check does the same once the job's lock lapses).
+      if (token) {
+        await job.moveToWait(token).catch(() => {});
+        throw new WaitingError();
+      }
+      return { status: 'interrupted' };
     }
     if (rec.request.callbackUrl) report.callback = await deliverCallback(rec.request.callbackUrl, report);
     await Promise.all(saves);
