@@ -26,7 +26,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(source: string, opts: { variables?: Record<string, string>; trace?: boolean; id: string }) {
+async function run(source: string, opts: { variables?: Record<string, string>; trace?: boolean; id: string; limits?: Partial<typeof DEFAULT_SETTINGS.limits>; signal?: AbortSignal }) {
   const parsed = parsePlan(source, { variables: opts.variables });
   const { sessions } = svc.service;
   const created = await sessions.create('local', { roles: parsed.roles.map((name) => ({ name })) });
@@ -39,7 +39,8 @@ async function run(source: string, opts: { variables?: Record<string, string>; t
       plan: parsed,
       planner: new RulesPlanner(),
       session: liveFlowSession(live),
-      settings: { ...DEFAULT_SETTINGS, trace: opts.trace ?? false, actionTimeoutMs: 5000, describeWaitMs: 500 },
+      settings: { ...DEFAULT_SETTINGS, trace: opts.trace ?? false, actionTimeoutMs: 5000, describeWaitMs: 500, limits: { ...DEFAULT_SETTINGS.limits, ...opts.limits } },
+      signal: opts.signal,
       artifacts: new DiskArtifacts(path.join(dir, opts.id)),
       emit: (e) => events.push(e),
     });
@@ -122,5 +123,22 @@ describe('rules planner, end to end', () => {
     const bad = report.cases[0].steps.find((s) => s.status === 'failed')!;
     expect(bad.error?.code).toBe('ambiguous_target');
     expect((bad.error?.details?.candidates as unknown[]).length).toBe(4);
+  });
+
+  it('enforces the step limit and the case wall time, and stops at a cancel', async () => {
+    const steps = await run('#Case 1: many\n- Go to /app/products.html\n- Wait 10 ms\n- Wait 10 ms\n- Verify "Products" is visible\n#Case 2: next\n- Verify "Products" is visible', { id: 'lim1', limits: { maxStepsPerCase: 2 } });
+    expect(steps.report.cases[0]).toMatchObject({ status: 'failed', error: { code: 'limit_exceeded', details: { limit: 'steps', max: 2 } } });
+    expect(steps.report.cases[0].steps).toHaveLength(2);
+    expect(steps.report.cases[1].status).toBe('passed');
+
+    const slow = await run('#Case 1: slow\n- Wait 3 seconds\n- Verify "Log in" is visible', { id: 'lim2', limits: { caseTimeoutMs: 1000 } });
+    expect(slow.report.cases[0]).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
+    expect(slow.report.cases[0].durationMs).toBeLessThan(2500);
+
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 800);
+    const cancelled = await run('#Case 1: a\n- Wait 3 seconds\n#Case 2: b\n- Verify "Log in" is visible', { id: 'lim3', signal: ac.signal });
+    expect(cancelled.report.status).toBe('cancelled');
+    expect(cancelled.report.cases.map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
   });
 });
