@@ -117,6 +117,17 @@ describe.each([
       expect(c.steps[2].secretParams).toEqual(['PASSWORD']);
       expect(c.assertions.map((a: any) => a.passed)).toEqual([true, true]);
       expect(c.missingAssertions).toEqual([]);
+
+      // A replay re-runs the recorded actions without asking the model anything.
+      const requests = model.stats.requests;
+      const replay = await svc.api.post('/v1/runs', { replayOf: run.id, apiKey: 'sk-test-123', baseUrl: base(model.url), options: { trace: false } });
+      expect(replay.status, JSON.stringify(replay.body)).toBe(202);
+      const again = await finished(replay.body.id);
+      expect(again.status).toBe('passed');
+      expect(again.report.planner).toBe(`replay+${planner}`);
+      expect(again.report.cases[0].healedSteps).toEqual([]);
+      expect(again.report.usage.turns).toBe(0);
+      expect(model.stats.requests).toBe(requests);
     } finally {
       await model.close();
     }
@@ -173,6 +184,43 @@ describe('a model that claims success', () => {
       expect(c.error).toMatchObject({ code: 'limit_exceeded', details: { limit: 'turns', max: 5 } });
       expect(c.usage.turns).toBe(5);
     } finally {
+      await model.close();
+    }
+  });
+});
+
+describe('self-healing with a model planner', () => {
+  it('a replay hands the one step whose locator broke to the model, and only that step', async () => {
+    const plan = '#Case 1: sign in\n- Go to /app/login.html\n- Type alice into "Username"\n- Type secret into "Password"\n- Click the "Log in" button\n- Verify "Welcome, alice" is visible';
+    const original = await svc.api.post('/v1/runs', { url: `${fx.url}/app/login.html`, plan, options: { trace: false } });
+    const first = await finished(original.body.id);
+    expect(first.status, JSON.stringify(first.report?.cases?.[0]?.steps?.map((s: any) => [s.action, s.status, s.error?.message]) ?? first)).toBe('passed');
+    const model = await startScriptedModel({
+      apiKey: 'k',
+      script: {
+        'Case 1: sign in': [
+          { tool: 'snapshot', args: {} },
+          { tool: 'type', args: { ref: { $ref: ['textbox', 'Your username'] }, text: 'alice', step: 2 } },
+          { tool: 'complete_case', args: { passed: true, summary: 'typed the user name' } },
+        ],
+      },
+    });
+    await fetch(`${fx.url}/app/api/patch`, { method: 'POST', body: JSON.stringify({ replace: [['<label for="user">Username</label>', '<label for="user">Your username</label>']] }) });
+    try {
+      const res = await svc.api.post('/v1/runs', { replayOf: original.body.id, planner: 'openai', apiKey: 'k', baseUrl: `${model.url}/v1`, options: { trace: false } });
+      const run = await finished(res.body.id);
+      expect(model.stats.invalid).toEqual([]);
+      expect(run.status, JSON.stringify(run.report.cases[0].steps.map((s: any) => [s.action, s.status, s.healed, s.error?.message]))).toBe('passed');
+      const c = run.report.cases[0];
+      expect(c.healedSteps).toEqual([2]);
+      expect(c.usage.turns).toBe(3);
+      // The model saw only step 2.
+      expect(model.stats.turns.every((t: any) => t.case === 'Case 1: sign in')).toBe(true);
+      const healed = c.steps.filter((s: any) => s.healed);
+      expect(healed.map((s: any) => [s.planStep, s.action, s.locator?.code])).toEqual([[2, 'fill', "page.getByRole('textbox', { name: 'Your username', exact: true })"]]);
+      expect(c.steps.filter((s: any) => !s.healed).every((s: any) => s.action === 'navigate' || s.action === 'assert' || s.locator?.strategy === 'recorded')).toBe(true);
+    } finally {
+      await fetch(`${fx.url}/app/api/patch`, { method: 'POST', body: JSON.stringify({ replace: [] }) });
       await model.close();
     }
   });
