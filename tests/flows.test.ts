@@ -141,4 +141,12 @@ describe('rules planner, end to end', () => {
     expect(cancelled.report.status).toBe('cancelled');
     expect(cancelled.report.cases.map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
   });
+
+  it('runs a one-sentence case', async () => {
+    const { report } = await run('log in as alice with {{PASSWORD}}, add the Blue Mug to the cart, then confirm "Added Blue Mug to the cart" is visible', { id: 'sentence', variables: { PASSWORD: 'secret' } });
+    const c = report.cases[0];
+    expect(c.status, JSON.stringify(c.steps.map((s) => [s.action, s.status, s.error?.message]))).toBe('passed');
+    expect(c.steps.map((s) => [s.planStep, s.action])).toEqual([[1, 'fill'], [1, 'fill'], [1, 'click'], [2, 'click'], [3, 'assert']]);
+    expect(c.assertions[0]).toMatchObject({ planStep: 3, passed: true });
+  });
 });
