@@ -54,9 +54,9 @@ describe('ariadne run', () => {
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toContain('▶ Case 1: Log in');
     expect(r.out).toMatch(/✓ \[default\] click page\.getByRole\('button', \{ name: 'Log in', exact: true \}\) — Click the "Log in" button \(\d+ ms\)/);
-    expect(r.out).toContain('✓ Case 3 passed');
-    expect(r.out).toMatch(/Run [\w-]+: passed — 3\/3 cases passed/);
-    expect(readFileSync(junit, 'utf8')).toContain('tests="3" failures="0"');
+    expect(r.out).toContain('✓ Case 4 passed');
+    expect(r.out).toMatch(/Run [\w-]+: passed — 4\/4 cases passed/);
+    expect(readFileSync(junit, 'utf8')).toContain('tests="4" failures="0"');
     expect(JSON.parse(readFileSync(json, 'utf8')).status).toBe('passed');
     expect(readFileSync(spec, 'utf8')).toContain("import { test, expect");
   });

@@ -56,7 +56,7 @@ describe('rules planner, end to end', () => {
     const failed = report.cases.flatMap((c) => c.steps.filter((s) => s.status === 'failed'));
     expect(failed, JSON.stringify(failed, null, 2)).toEqual([]);
     expect(report.status).toBe('passed');
-    expect(report.totals).toMatchObject({ cases: 3, passed: 3, failed: 0 });
+    expect(report.totals).toMatchObject({ cases: 4, passed: 4, failed: 0 });
     const [c1, c2, c3] = report.cases;
     // Every action step has a verified locator, taken before the action.
     const click = c2.steps.find((s) => s.action === 'click')!;
@@ -74,9 +74,14 @@ describe('rules planner, end to end', () => {
     expect(otp.action).toBe('type');
     expect(c3.assertions[0]).toMatchObject({ passed: true, planStep: 6 });
     expect(c3.assertions[0].expect).toContain('toBeVisible()');
+    // Case 4: the click opened a confirm dialog, the next step accepted it.
+    const click4 = report.cases[3].steps.find((s) => s.planStep === 4)!;
+    expect(click4).toMatchObject({ action: 'click', status: 'passed' });
+    expect(report.cases[3].steps.find((s) => s.planStep === 5)).toMatchObject({ action: 'handle_dialog', status: 'passed', params: { accept: true } });
     // Screenshots and one trace per case, on disk.
     const files = readdirSync(path.join(dir, 'shop'));
-    expect(files.filter((f) => f.endsWith('.jpg')).length).toBe(report.totals.steps);
+    // (No screenshot while a dialog blocks the page.)
+    expect(files.filter((f) => f.endsWith('.jpg')).length).toBe(report.totals.steps - 1);
     expect(c1.trace).toBe('c1-default-trace.zip');
     expect(files).toContain('c3-default-trace.zip');
     // Events: run, cases and steps, in order.

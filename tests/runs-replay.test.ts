@@ -52,7 +52,7 @@ describe('replay', () => {
     expect(same.replayOf).toBe(original.id);
     expect(same.planner).toBe('rules');
     expect(same.report.planner).toBe('replay+rules');
-    expect(same.report.cases.map((c: any) => c.healedSteps)).toEqual([[], [], []]);
+    expect(same.report.cases.map((c: any) => c.healedSteps)).toEqual([[], [], [], []]);
     const actions = same.report.cases.flatMap((c: any) => c.steps).filter((s: any) => ['click', 'fill', 'type', 'select', 'check'].includes(s.action));
     // Without the planner: no snapshot refs, the recorded locators.
     expect(actions.every((s: any) => s.ref === undefined && s.locator.strategy === 'recorded')).toBe(true);
@@ -70,7 +70,7 @@ describe('replay', () => {
       expect(fixed).toHaveLength(1);
       expect(fixed[0]).toMatchObject({ planStep: 2, action: 'fill', status: 'passed', locator: { code: "page.getByRole('textbox', { name: 'Your username', exact: true })", verified: true } });
       expect(c1.steps.filter((s: any) => !s.healed && s.locator && s.action !== 'assert').every((s: any) => s.locator.strategy === 'recorded')).toBe(true);
-      expect(healed.report.cases.slice(1).map((c: any) => c.healedSteps)).toEqual([[], []]);
+      expect(healed.report.cases.slice(1).map((c: any) => c.healedSteps)).toEqual([[], [], []]);
       const junit = await svc.api.get(`/v1/runs/${healed.id}/junit`);
       expect(junit.body).toContain('[healed]');
       // The spec of the healed run uses the new locator.

@@ -61,7 +61,7 @@ describe('POST /v1/runs', () => {
     expect(run.status, JSON.stringify(run.report?.cases?.map((c: any) => c.steps.filter((s: any) => s.error)))).toBe('passed');
     expect(run.attempts).toBe(1);
     const report = run.report;
-    expect(report.totals).toMatchObject({ cases: 3, passed: 3, failed: 0 });
+    expect(report.totals).toMatchObject({ cases: 4, passed: 4, failed: 0 });
     expect(report.cases[1].steps[0]).toMatchObject({ action: 'click', status: 'passed', locator: { verified: true } });
     expect(report.callback).toMatchObject({ delivered: true, attempts: 1, status: 204 });
     expect(received.find((r) => r.path === '/ok')?.body).toMatchObject({ runId: run.id, status: 'passed' });
@@ -70,7 +70,7 @@ describe('POST /v1/runs', () => {
     expect(junit.status).toBe(200);
     expect(junit.headers.get('content-type')).toContain('application/xml');
     expect(junit.body).toContain('<testsuite name="ariadne run');
-    expect(junit.body).toContain('tests="3" failures="0"');
+    expect(junit.body).toContain('tests="4" failures="0"');
     expect(junit.body).toContain('name="Case 3: Check out with the one-time code"');
 
     const shot = report.cases[0].steps[0].screenshot;

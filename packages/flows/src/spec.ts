@@ -86,6 +86,8 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
       }
       case 'wait_for_stable':
         return [`await ${v}.waitForLoadState('networkidle');`];
+      case 'handle_dialog':
+        return []; // its handler is registered before the action that opened the dialog
       case 'scroll': {
         const d = String(p.direction ?? 'down');
         if (d === 'top' || d === 'bottom') return [`await ${v}.evaluate(() => window.scrollTo(0, ${d === 'top' ? '0' : 'document.body.scrollHeight'}));`];
@@ -108,11 +110,17 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
     body.push('');
     body.push(`  test(${q(`Case ${c.index}: ${c.name}`)}, async () => {`);
     let lastAsked = '';
-    for (const s of c.steps) {
-      if (s.status !== 'passed') continue; // a planner's recovered miss is not part of the flow
+    const passed = c.steps.filter((s) => s.status === 'passed'); // a planner's recovered miss is not part of the flow
+    for (const [i, s] of passed.entries()) {
       if (s.asked !== lastAsked) {
         body.push(`    // ${s.asked.replace(/\n/g, ' ')}${s.healed ? ' (healed in replay)' : ''}`);
         lastAsked = s.asked;
+      }
+      // The dialog this action opens: Playwright Test handles it with a listener set first.
+      const next = passed[i + 1];
+      if (next?.action === 'handle_dialog' && next.role === s.role) {
+        const answer = next.params?.accept === false ? 'dialog.dismiss()' : `dialog.accept(${next.params?.promptText !== undefined ? str(String(next.params.promptText)) : ''})`;
+        body.push(`    ${vars.get(s.role) ?? 'page'}.once('dialog', (dialog) => void ${answer});`);
       }
       for (const line of stepCode(s)) body.push(`    ${line}`);
     }

@@ -16,6 +16,8 @@ export interface FlowAction {
   direction?: 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom';
   submit?: boolean;
   append?: boolean;
+  accept?: boolean;
+  promptText?: string;
 }
 
 import { performAction, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type PageState } from '@ariadne/page';
@@ -301,7 +303,7 @@ export class CaseTools {
     this.checkpoint();
     this.checkRole(role);
     const params: StepParams = {};
-    for (const k of ['url', 'value', 'text', 'key', 'by', 'textGone', 'time', 'direction'] as const) {
+    for (const k of ['url', 'value', 'text', 'key', 'by', 'textGone', 'time', 'direction', 'accept', 'promptText'] as const) {
       if (body[k] !== undefined) (params as Record<string, unknown>)[k] = body[k];
     }
     const step = this.newStep(ask, role, body.action, redact(params, this.settings.secrets));
@@ -379,20 +381,32 @@ export class CaseTools {
       try {
         const loc = resolve(state);
         const t = this.settings.actionTimeoutMs;
-        switch (action.action) {
-          case 'click': await loc.click({ timeout: t }); break;
-          case 'hover': await loc.hover({ timeout: t }); break;
-          case 'fill': await loc.fill(String(action.value ?? ''), { timeout: t }); break;
-          case 'type': await loc.fill('', { timeout: t }); await loc.pressSequentially(action.text ?? '', { timeout: t }); break;
-          case 'select': {
-            const v = Array.isArray(action.value) ? action.value : [String(action.value ?? '')];
-            await loc.selectOption(action.by === 'label' ? v.map((label) => ({ label })) : action.by === 'value' ? v.map((value) => ({ value })) : v, { timeout: t });
-            break;
+        const run = async () => {
+          switch (action.action) {
+            case 'click': await loc.click({ timeout: t }); break;
+            case 'hover': await loc.hover({ timeout: t }); break;
+            case 'fill': await loc.fill(String(action.value ?? ''), { timeout: t }); break;
+            case 'type': await loc.fill('', { timeout: t }); await loc.pressSequentially(action.text ?? '', { timeout: t }); break;
+            case 'select': {
+              const v = Array.isArray(action.value) ? action.value : [String(action.value ?? '')];
+              await loc.selectOption(action.by === 'label' ? v.map((label) => ({ label })) : action.by === 'value' ? v.map((value) => ({ value })) : v, { timeout: t });
+              break;
+            }
+            case 'check': await loc.check({ timeout: t }); break;
+            case 'uncheck': await loc.uncheck({ timeout: t }); break;
+            case 'press': await loc.press(action.key ?? 'Enter', { timeout: t }); break;
+            default: throw new AppError('invalid_request', `Cannot replay ${action.action} on a locator.`);
           }
-          case 'check': await loc.check({ timeout: t }); break;
-          case 'uncheck': await loc.uncheck({ timeout: t }); break;
-          case 'press': await loc.press(action.key ?? 'Enter', { timeout: t }); break;
-          default: throw new AppError('invalid_request', `Cannot replay ${action.action} on a locator.`);
+        };
+        // A dialog the action opens blocks the page: answer at once (as performAction does);
+        // the next recorded step handles it.
+        let onDialog: () => void = () => {};
+        const opened = new Promise<'dialog'>((r) => { onDialog = () => r('dialog'); state.once('dialog', onDialog); });
+        const p = run();
+        try {
+          if ((await Promise.race([p.then(() => 'done' as const), opened])) === 'dialog') p.catch(() => {});
+        } finally {
+          state.off('dialog', onDialog);
         }
         await this.finishStep(step, state, started);
         return { ok: true, step };

@@ -52,6 +52,9 @@ export interface StepParams {
   textGone?: string;
   time?: number;
   direction?: string;
+  /** handle_dialog: accept (true) or dismiss (false), and the prompt's answer. */
+  accept?: boolean;
+  promptText?: string;
 }
 
 export interface StepRecord {

@@ -75,6 +75,11 @@ export const TOOLS: ToolDef[] = [
     parameters: { type: 'object', properties: { key: { type: 'string' }, ref: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['key'], additionalProperties: false },
   },
   {
+    name: 'handle_dialog',
+    description: 'Accept or dismiss the alert/confirm/prompt dialog an action opened (the page is blocked until you do).',
+    parameters: { type: 'object', properties: { accept: { type: 'boolean' }, promptText: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['accept'], additionalProperties: false },
+  },
+  {
     name: 'wait_for_stable',
     description: 'Wait until the page stops changing (no DOM mutation for quietMs, bounded) and the network is idle.',
     parameters: { type: 'object', properties: { quietMs: { type: 'integer', minimum: 50, maximum: 10000 }, timeoutMs: { type: 'integer', minimum: 100, maximum: 30000 }, role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
@@ -276,6 +281,7 @@ export abstract class ModelPlanner implements Planner {
       case 'type': action = a.keyByKey ? { action: 'type', ref: str(a.ref), text: str(a.text), submit: Boolean(a.submit) } : { action: 'fill', ref: str(a.ref), value: str(a.text) }; break;
       case 'select': action = { action: 'select', ref: str(a.ref), value: str(a.value) }; break;
       case 'press': action = { action: 'press', key: str(a.key), ...(a.ref ? { ref: str(a.ref) } : {}) }; break;
+      case 'handle_dialog': action = { action: 'handle_dialog', accept: Boolean(a.accept), ...(typeof a.promptText === 'string' ? { promptText: a.promptText } : {}) }; break;
       default: return err('invalid_tool_call', `Unknown tool ${call.name}.`);
     }
     if (action.ref) {

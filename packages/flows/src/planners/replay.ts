@@ -18,7 +18,7 @@ export interface StepPlanner extends Planner {
 }
 
 const LOCATOR_ACTIONS = new Set(['click', 'hover', 'fill', 'type', 'select', 'check', 'uncheck', 'press', 'clear']);
-const PAGE_ACTIONS = new Set(['navigate', 'back', 'forward', 'reload', 'wait_for', 'scroll']);
+const PAGE_ACTIONS = new Set(['navigate', 'back', 'forward', 'reload', 'wait_for', 'scroll', 'handle_dialog']);
 
 /** Does the recorded locator still find exactly one visible element (within waitMs)? */
 async function resolves(tools: CaseTools, role: string, code: string, waitMs: number): Promise<boolean> {

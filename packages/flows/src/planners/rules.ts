@@ -32,6 +32,7 @@ export type Intent =
   | { kind: 'scroll'; direction: 'up' | 'down' | 'top' | 'bottom' }
   | { kind: 'assert'; check: CheckSpec | ElementCheck }
   | { kind: 'login'; user: string; password: string }
+  | { kind: 'dialog'; accept: boolean; promptText?: string }
   | { kind: 'unknown'; reason: string };
 
 /** An element check whose element is still a description (resolved on the snapshot). */
@@ -43,7 +44,7 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, select <option> in <dropdown>, check/uncheck <box>, press <key>, hover <element>, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, add <item> to the cart, and Verify/Check/Assert/Confirm/Ensure "<text>" is visible / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, select <option> in <dropdown>, check/uncheck <box>, press <key>, hover <element>, accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, add <item> to the cart, and Verify/Check/Assert/Confirm/Ensure "<text>" is visible / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
 const KEYS = new Set(['enter', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
 const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
@@ -135,6 +136,11 @@ export function interpret(step: string): Intent {
     // "Open the cart": not a URL, a link or button to follow.
     return { kind: 'click', target: parseTarget(m[1]) };
   }
+  // Dialogs (alert, confirm, prompt) the last action opened.
+  if ((m = /^(accept|dismiss|cancel|close)\s+(?:the\s+)?(?:dialog|alert|prompt|confirm(?:ation)?|pop-?up)(?:\s+(?:with|typing|answering)\s+(.+))?$/i.exec(s))) {
+    return { kind: 'dialog', accept: /^accept$/i.test(m[1]), ...(m[2] ? { promptText: unquote(m[2]) } : {}) };
+  }
+  if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   if ((m = /^log\s*in\s+as\s+(.+?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?(.+)$/i.exec(s))) return { kind: 'login', user: unquote(m[1]), password: unquote(m[2]) };
   if ((m = /^add\s+(?:the\s+|a\s+|an\s+|one\s+)?(.+?)\s+to\s+(?:the\s+|my\s+)?(?:cart|basket|bag)$/i.exec(s))) {
     return { kind: 'click', target: { phrase: 'Add to cart', role: 'button', scope: unquote(m[1]) } };
@@ -309,6 +315,8 @@ export class RulesPlanner implements Planner {
       case 'wait_stable':
         await tools.waitForStable(role, ask);
         return true;
+      case 'dialog':
+        return (await tools.act(role, { action: 'handle_dialog', accept: intent.accept, ...(intent.promptText !== undefined ? { promptText: intent.promptText } : {}) }, ask)).ok;
       case 'wait_text':
         return (await tools.act(role, { action: 'wait_for', text: intent.text }, ask)).ok;
       case 'wait_gone':
