@@ -97,6 +97,9 @@ describe.each([
       expect(c.usage.turns).toBe(18);
       expect(c.usage.inputTokens).toBe(model.stats.turns.reduce((n: number, t: any) => n + t.inputTokens, 0));
       expect(c.usage.outputTokens).toBeGreaterThan(0);
+      // The unknown ref was answered with diagnostics: the actionable refs of the last snapshot.
+      const miss = model.stats.lastResults.find((r: string) => r.includes('Ref e999 is not in your last snapshot'));
+      expect(miss).toMatch(/Actionable refs in that snapshot: .*button \\?"Log in\\?"/);
       // Only the latest snapshot travels with each request (older ones are left out).
       expect(Math.max(...model.stats.turns.map((t: any) => t.snapshots))).toBe(1);
       expect(model.stats.turns.filter((t: any) => t.snapshots === 1).length).toBeGreaterThan(10);

@@ -1,4 +1,6 @@
-import { findRef } from '@ariadne/page';
+import { findRef, indexRefs } from '@ariadne/page';
+
+const ACTIONABLE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option', 'spinbutton', 'slider']);
 import type { PlanCase } from '../plan.js';
 import type { CheckSpec } from '../types.js';
 import { CaseStop, errorOf, type CaseTools, type FlowAction } from '../tools.js';
@@ -302,8 +304,16 @@ export abstract class ModelPlanner implements Planner {
   private async checkRef(tools: CaseTools, role: string, ref: string, mustSnapshot: Set<string>): Promise<{ code: string; message: string } | null> {
     if (mustSnapshot.has(role)) return { code: 'snapshot_required', message: 'Your last action failed: call snapshot for fresh refs before acting again (do not reword and retry).' };
     if (await tools.needsSnapshot(role)) return { code: 'snapshot_required', message: 'This page is new since your last snapshot (it navigated): call snapshot, then act on its refs.' };
-    const known = await tools.session.run(role, async (state) => (state.lastSnapshot ? findRef(state.lastSnapshot.tree, ref) : null));
-    if (!known) return { code: 'ref_not_found', message: `Ref ${ref} is not in your last snapshot of role ${role}: use a ref from it, or call snapshot again.` };
+    const { known, sample } = await tools.session.run(role, async (state) => ({
+      known: state.lastSnapshot ? findRef(state.lastSnapshot.tree, ref) : null,
+      // Diagnostics: what the last snapshot does offer to act on.
+      sample: state.lastSnapshot
+        ? [...indexRefs(state.lastSnapshot.tree).values()].filter((n) => n.name && ACTIONABLE.has(n.role)).slice(0, 15).map((n) => `${n.ref} ${n.role} "${n.name}"`)
+        : [],
+    }));
+    if (!known) {
+      return { code: 'ref_not_found', message: `Ref ${ref} is not in your last snapshot of role ${role}: use a ref from it, or call snapshot again.${sample.length ? ` Actionable refs in that snapshot: ${sample.join(', ')}.` : ''}` };
+    }
     return null;
   }
 }
