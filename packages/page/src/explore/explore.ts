@@ -135,6 +135,29 @@ export async function exploreContainer(
   ]);
 }
 
+/**
+ * One bridge analysis on the element of a ref, wrapped in the envelope every
+ * exploration response shares (ref, url, format, frame; tokens filled by finish()).
+ */
+async function factsAtRef<F extends object>(
+  state: PageState,
+  opts: { ref: string; format?: FactsFormat },
+  analysis: 'pattern' | 'anchors',
+  args: Record<string, unknown>,
+) {
+  const target = await resolveInspectTarget(state, { ref: opts.ref });
+  const { result, world } = await Bridge.for(state).runOnCaught<F>([{ locator: target.locator, tag: 'target', single: true }], analysis, args as never);
+  return {
+    ref: opts.ref,
+    url: state.page.url(),
+    format: opts.format ?? 'json',
+    tokens: 0,
+    truncated: false,
+    ...(frameOf(world) ? { frame: frameOf(world) } : {}),
+    ...result,
+  };
+}
+
 function shrinkRefs(r: ContainerResponse, to: number): boolean {
   let changed = false;
   for (const a of r.ancestors ?? []) {
@@ -194,24 +217,13 @@ export async function explorePattern(
   state: PageState,
   opts: { ref: string; level: number; maxTokens?: number; format?: FactsFormat; maxSiblings?: number },
 ): Promise<PatternResponse> {
-  const bridge = Bridge.for(state);
-  const target = await resolveInspectTarget(state, { ref: opts.ref });
-  const { result, world } = await bridge.runOnCaught<PatternFacts>([{ locator: target.locator, tag: 'target', single: true }], 'pattern', {
+  const response: PatternResponse = await factsAtRef<PatternFacts>(state, opts, 'pattern', {
     level: opts.level,
     maxSiblings: opts.maxSiblings ?? 24,
     maxText: 60,
     maxTextItems: 4,
     maxOutline: 4,
   });
-  const response: PatternResponse = {
-    ref: opts.ref,
-    url: state.page.url(),
-    format: opts.format ?? 'json',
-    tokens: 0,
-    truncated: false,
-    ...(frameOf(world) ? { frame: frameOf(world) } : {}),
-    ...result,
-  };
   const keepTarget = (s: { containsTarget?: true }) => !!s.containsTarget;
   return finish(response, opts.maxTokens ?? DEFAULTS.patternTokens, renderPattern, [
     (r) => {
@@ -277,24 +289,13 @@ export async function exploreAnchors(
   state: PageState,
   opts: { ref: string; level: number; maxTokens?: number; format?: FactsFormat; maxDescendants?: number; maxDepth?: number },
 ): Promise<AnchorsResponse> {
-  const bridge = Bridge.for(state);
-  const target = await resolveInspectTarget(state, { ref: opts.ref });
-  const { result, world } = await bridge.runOnCaught<AnchorsFacts>([{ locator: target.locator, tag: 'target', single: true }], 'anchors', {
+  const response: AnchorsResponse = await factsAtRef<AnchorsFacts>(state, opts, 'anchors', {
     level: opts.level,
     maxDescendants: opts.maxDescendants ?? 60,
     maxDepth: opts.maxDepth ?? 12,
     maxText: 80,
     scanLimit: 50_000,
   });
-  const response: AnchorsResponse = {
-    ref: opts.ref,
-    url: state.page.url(),
-    format: opts.format ?? 'json',
-    tokens: 0,
-    truncated: false,
-    ...(frameOf(world) ? { frame: frameOf(world) } : {}),
-    ...result,
-  };
   return finish(response, opts.maxTokens ?? DEFAULTS.anchorsTokens, renderAnchors, [
     (r) => {
       const list = r.descendants ?? [];
