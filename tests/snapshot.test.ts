@@ -22,7 +22,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-type Node = { role: string; name?: string; ref?: string; text?: string; children?: (Node | string)[]; collapsed?: { nodes: number; refs: number }; [k: string]: unknown };
+type Node = { role: string; name?: string; ref?: string; text?: string; children?: (Node | string)[]; collapsed?: { nodes: number; refs: number }; folded?: { children: number; nodes: number; refs: number; offset: number }; [k: string]: unknown };
 
 async function open(page: string): Promise<string> {
   const id = await svc.api.createSession();
@@ -132,13 +132,23 @@ describe('budgets on a large page', () => {
     const visit = (ns: (Node | string)[]) => ns.forEach((x) => { if (typeof x === 'object') { if (x.collapsed) markers.push(x); if (x.children) visit(x.children); } });
     visit(j.body.snapshot);
     expect(markers.length).toBeGreaterThan(0);
-    for (const c of collapsed) {
+    const folded: Node[] = [];
+    const visitFolds = (ns: (Node | string)[]) => ns.forEach((x) => { if (typeof x === 'object') { if (x.folded) folded.push(x); if (x.children) visitFolds(x.children); } });
+    visitFolds(j.body.snapshot);
+    for (const c of collapsed as { ref: string; nodes: number; refs: number; more?: number; offset?: number }[]) {
+      if (c.offset !== undefined) {
+        // A fold: the node with that ref shows its first children and says what it left out.
+        const f = folded.find((x) => x.ref === c.ref);
+        expect(f, c.ref).toBeTruthy();
+        expect(f!.folded).toEqual({ children: c.more, nodes: c.nodes, refs: c.refs, offset: c.offset });
+        continue;
+      }
       const m = markers.find((x) => x.ref === c.ref);
       expect(m, c.ref).toBeTruthy();
       expect(m!.collapsed).toEqual({ nodes: c.nodes, refs: c.refs });
     }
 
-    for (const c of collapsed.slice(0, 1)) {
+    for (const c of collapsed.filter((x) => (x as { offset?: number }).offset === undefined).slice(0, 1)) {
       const zoom = await snap(id, `format=json&ref=${c.ref}&maxTokens=20000`);
       expect(zoom.status).toBe(200);
       expect(zoom.body.truncated).toBe(false);
@@ -159,6 +169,42 @@ describe('budgets on a large page', () => {
     expect(zoomed.snapshot).toContain('button "Buy item 7-24"');
     expect(zoomed.snapshot).not.toContain('Section 8');
     expect(zoomed.truncated).toBe(false);
+  });
+
+  it('a wide list fills the budget: first cards in full, a fold line, and paging by offset', async () => {
+    const id = await open('wide-catalogue.html');
+    const y = await snap(id);
+    expect(y.status).toBe(200);
+    expect(y.raw.length / 4).toBeLessThanOrEqual(8000);
+    expect(y.body.totalRefs).toBeGreaterThan(4000);
+    const refs = (y.body.snapshot as string).match(/\[ref=e\d+\]/g)!;
+    expect(refs.length).toBeGreaterThanOrEqual(200);
+    expect(y.body.snapshot).toContain('heading "Product 1" [level=3]');
+    const fold = /… (\d+) more listitem \(ref=(e\d+), offset=(\d+)\)/.exec(y.body.snapshot)!;
+    expect(fold).not.toBeNull();
+    const [more, list, offset] = [Number(fold[1]), fold[2], Number(fold[3])];
+    expect(more + offset).toBe(1000);
+    expect(y.body.truncation.hint).toContain(`?ref=${list}&offset=${offset}`);
+
+    // Any card is one call away: page to card 900 and click its button by the ref it shows.
+    const page = await snap(id, `ref=${list}&offset=899`);
+    expect(page.status).toBe(200);
+    expect(page.raw.length / 4).toBeLessThanOrEqual(8000);
+    expect(page.body.snapshot).toMatch(/^- list "Products" \[ref=e\d+\]:\n  - listitem \[ref=e\d+\]:\n    - heading "Product 900"/);
+    expect(page.body.snapshot).not.toContain('"Product 899"');
+    expect(page.body.truncation.omittedNodes).toBeGreaterThan(0);
+    const button = /heading "Product 900"[\s\S]*?button "Add to cart" \[ref=(e\d+)\]/.exec(page.body.snapshot)![1];
+    const click = await svc.api.action(id, { action: 'click', ref: button });
+    expect(click.status).toBe(200);
+    const top = await snap(id, 'maxTokens=400');
+    expect(top.raw.length / 4).toBeLessThanOrEqual(400);
+    expect(top.body.snapshot).toContain('link "Cart (1)"');
+
+    // An offset past the end shows the node and nothing of its children; a negative one is 400.
+    const past = await snap(id, `ref=${list}&offset=5000`);
+    expect(past.status).toBe(200);
+    expect(past.body.snapshot).toMatch(/^- list "Products" \[ref=e\d+\]/);
+    expect((await snap(id, `ref=${list}&offset=-1`)).status).toBe(400);
   });
 
   it('a ?ref= that does not exist is 409 ref_not_found', async () => {

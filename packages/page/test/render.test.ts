@@ -198,8 +198,80 @@ describe('renderSnapshot', () => {
     const r = renderSnapshot(tree, { format: 'yaml', maxChars: 400 });
     const lines = (r.output as string).split('\n');
     expect(r.chars).toBeLessThanOrEqual(400);
-    expect(lines.length + r.omittedNodes).toBe(50);
+    // The last line is the fold: how many roots are left and the offset to page on.
+    const shownRoots = lines.length - 1;
+    expect(lines.at(-1)).toBe(`- … ${50 - shownRoots} more button (offset=${shownRoots})`);
+    expect(shownRoots + r.omittedNodes).toBe(50);
     expect(r.omittedRefs).toBe(r.omittedNodes);
     expect(r.truncated).toBe(true);
+  });
+
+  describe('wide nodes fill the budget instead of collapsing whole', () => {
+    /** 1,000 product cards in one list, as on a big catalogue page. */
+    function catalogue(cards: number): { tree: AriaNode[]; list: AriaElement } {
+      seq = 0;
+      const list: AriaElement = { role: 'list', ref: ref(), children: [] };
+      for (let i = 0; i < cards; i++) {
+        list.children!.push({ role: 'listitem', ref: ref(), children: [
+          { role: 'heading', name: `Product ${i}`, level: 3, ref: ref() },
+          { role: 'paragraph', ref: ref(), text: `$${i}.99` },
+          { role: 'button', name: 'Add to cart', ref: ref() },
+        ] });
+      }
+      const root: AriaElement = { role: 'generic', ref: ref(), children: [{ role: 'heading', name: 'Catalogue', level: 1, ref: ref() }, { role: 'main', ref: ref(), children: [list] }] };
+      return { tree: [root], list };
+    }
+    const refsIn = (out: string, format: RenderFormat) => (out.match(format === 'yaml' ? /\[ref=e\d+\]/g : /\[e\d+\]/g) ?? []).length;
+
+    for (const format of ['yaml', 'text'] as RenderFormat[]) {
+      it(`${format}: shows the first cards in full and a fold line that pages on`, () => {
+        const { tree, list } = catalogue(1000);
+        const total = countForest(tree);
+        const maxChars = 8000 * 4 - 400;
+        const r = renderSnapshot(tree, { format, maxChars });
+        const out = r.output as string;
+        expect(r.chars).toBeLessThanOrEqual(maxChars);
+        expect(refsIn(out, format)).toBeGreaterThanOrEqual(200);
+        expect(refsIn(out, format) + r.omittedRefs).toBe(total.refs);
+        // The first card is shown with its button; the fold says how to reach the rest.
+        expect(out).toContain('Product 0');
+        const fold = new RegExp(`… (\\d+) more listitem \\(ref=${list.ref}, offset=(\\d+)\\)`).exec(out);
+        expect(fold).not.toBeNull();
+        const [more, offset] = [Number(fold![1]), Number(fold![2])];
+        expect(more + offset).toBe(1000);
+        expect(r.collapsed).toContainEqual(expect.objectContaining({ ref: list.ref, role: 'listitem', more, offset }));
+
+        // Paging: the list's children from the offset on, already sliced by the caller.
+        const page2 = renderSnapshot([{ ...list, children: list.children!.slice(offset) }], { format, maxChars, offset: { node: null, start: 0 } });
+        expect(page2.output as string).toContain(`Product ${offset}`);
+        expect(page2.output as string).not.toContain(`Product ${offset - 1}"`);
+      });
+    }
+
+    it('every card is reachable with one offset call, and offsets in later folds count from the start', () => {
+      const { list } = catalogue(1000);
+      const maxChars = 8000 * 4 - 400;
+      for (const start of [0, 137, 500, 998]) {
+        const sliced: AriaElement = { ...list, children: list.children!.slice(start) };
+        const r = renderSnapshot([sliced], { format: 'yaml', maxChars, offset: { node: sliced, start } });
+        const out = r.output as string;
+        expect(out).toContain(`heading "Product ${start}"`);
+        expect(out).toMatch(/button "Add to cart"/);
+        const fold = /offset=(\d+)\)/.exec(out);
+        if (start < 900) expect(Number(fold![1])).toBeGreaterThan(start);
+      }
+    });
+
+    it('json: a partly shown node carries a folded marker with counts and offset', () => {
+      const { tree } = catalogue(400);
+      const r = renderSnapshot(tree, { format: 'json', maxChars: 20_000 });
+      expect(r.chars).toBeLessThanOrEqual(20_000);
+      const text = JSON.stringify(r.output);
+      const m = /"folded":\{"children":(\d+),"nodes":(\d+),"refs":(\d+),"offset":(\d+)\}/.exec(text);
+      expect(m).not.toBeNull();
+      expect(Number(m![1]) + Number(m![4])).toBe(400);
+      const s = shown(r.output as AriaNode[]);
+      expect(s.nodes + r.omittedNodes).toBe(countForest(tree).nodes);
+    });
   });
 });

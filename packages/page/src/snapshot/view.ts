@@ -1,7 +1,7 @@
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
-import { type AriaNode, countForest, findRef } from './tree.js';
-import { renderSnapshot, type RenderFormat } from './render.js';
+import { type AriaElement, type AriaNode, countForest, findRef } from './tree.js';
+import { renderSnapshot, type RenderFormat, type RenderOptions } from './render.js';
 import { diffSnapshots } from './diff.js';
 
 // GET snapshot: one full-page AI snapshot, then the view the caller asked for (a ref's
@@ -15,6 +15,8 @@ const ENVELOPE_CHARS = 400;
 export interface SnapshotViewOptions {
   maxTokens?: number;
   ref?: string;
+  /** Page through a wide node: its children (or the page's roots, without ref) from this index. */
+  offset?: number;
   depth?: number;
   format?: RenderFormat;
   diff?: boolean;
@@ -36,7 +38,7 @@ export interface SnapshotView {
   truncation?: {
     omittedNodes: number;
     omittedRefs: number;
-    collapsed: { ref: string; role: string; name?: string; nodes: number; refs: number }[];
+    collapsed: { ref: string; role: string; name?: string; nodes: number; refs: number; more?: number; offset?: number }[];
     hint: string;
   };
 }
@@ -62,6 +64,24 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
     roots = [node];
   }
   const totals = countForest(roots);
+  // Paging: the zoomed node's children (or the roots) from `offset` on; what comes before
+  // counts as left out, so shown + omitted still adds up to the totals.
+  let offset: { node: AriaElement | null; start: number } | undefined;
+  let skipped = { nodes: 0, refs: 0 };
+  if (opts.offset) {
+    const list = opts.ref ? roots[0] as AriaElement : null;
+    const items = list ? list.children ?? [] : roots;
+    const start = Math.min(opts.offset, items.length);
+    skipped = countForest(items.slice(0, start));
+    if (list) {
+      const sliced: AriaElement = { ...list, children: items.slice(start) };
+      roots = [sliced];
+      offset = { node: sliced, start };
+    } else {
+      roots = items.slice(start);
+      offset = { node: null, start };
+    }
+  }
   const [url, title] = [state.page.url(), await state.page.title().catch(() => '')];
   const base = {
     snapshotId: current.id,
@@ -110,7 +130,7 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
   let maxCollapsed = 20;
   let view!: SnapshotView;
   for (let attempt = 0; attempt < 8; attempt++) {
-    view = budgetedView(base, roots, { format, maxChars: textBudget, depth: opts.depth }, maxTokens, maxCollapsed);
+    view = budgetedView(base, roots, { format, maxChars: textBudget, depth: opts.depth, offset }, maxTokens, maxCollapsed, skipped);
     const chars = JSON.stringify(view).length;
     if (chars <= limit) break;
     if (textBudget <= 100 && maxCollapsed <= 1) break; // cannot get smaller: the envelope alone is over
@@ -120,18 +140,25 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
   return view;
 }
 
-function budgetedView(base: Omit<SnapshotView, 'snapshot' | 'tokens' | 'truncated'>, roots: AriaNode[], render: { format: RenderFormat; maxChars: number; depth?: number }, maxTokens: number, maxCollapsed: number): SnapshotView {
+function budgetedView(base: Omit<SnapshotView, 'snapshot' | 'tokens' | 'truncated'>, roots: AriaNode[], render: RenderOptions, maxTokens: number, maxCollapsed: number, skipped: { nodes: number; refs: number }): SnapshotView {
   const r = renderSnapshot(roots, render);
-  const view: SnapshotView = { ...base, snapshot: r.output, tokens: 0, truncated: r.truncated };
-  if (r.truncated) {
+  const truncated = r.truncated || skipped.nodes > 0;
+  const view: SnapshotView = { ...base, snapshot: r.output, tokens: 0, truncated };
+  if (truncated) {
     const top = r.collapsed.slice(0, maxCollapsed);
+    const omittedNodes = r.omittedNodes + skipped.nodes;
+    const omittedRefs = r.omittedRefs + skipped.refs;
+    // Point at the fold that leaves out the most, if any: paging on is the usual next step.
+    const fold = r.collapsed.find((c) => c.offset !== undefined);
+    const before = render.offset?.start ? ` (${skipped.nodes} nodes before offset=${render.offset.start} not shown)` : '';
+    const next = fold ? `Page on with ?ref=${fold.ref}&offset=${fold.offset}` : top.length ? `Zoom in with ?ref=${top[0].ref}` : '';
     view.truncation = {
-      omittedNodes: r.omittedNodes,
-      omittedRefs: r.omittedRefs,
+      omittedNodes,
+      omittedRefs,
       collapsed: top,
-      hint: top.length
-        ? `Left out ${r.omittedNodes} nodes (${r.omittedRefs} refs) to fit ${render.depth !== undefined ? `depth=${render.depth} and ` : ''}maxTokens=${maxTokens}. Zoom in with ?ref=${top[0].ref}, or raise maxTokens.`
-        : `Left out ${r.omittedNodes} nodes to fit maxTokens=${maxTokens}; raise maxTokens.`,
+      hint: next
+        ? `Left out ${omittedNodes} nodes (${omittedRefs} refs)${before} to fit ${render.depth !== undefined ? `depth=${render.depth} and ` : ''}maxTokens=${maxTokens}. ${next}, or raise maxTokens.`
+        : `Left out ${omittedNodes} nodes${before} to fit maxTokens=${maxTokens}; raise maxTokens.`,
     };
   }
   // tokens counts the body it is part of, its own digits included.
