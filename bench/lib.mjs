@@ -106,7 +106,13 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 export async function startStaticServer() {
   const server = createServer(async (req, res) => {
     try {
-      const { pathname } = new URL(req.url ?? '/', 'http://x');
+      const { pathname, searchParams } = new URL(req.url ?? '/', 'http://x');
+      if (pathname === '/slow') {
+        // As tests/helpers/fixture-server.ts: answers after ?ms= (for settle figures).
+        await new Promise((r) => setTimeout(r, Math.min(Number(searchParams.get('ms') ?? 300), 30_000)));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ items: ['Alpha', 'Beta', 'Gamma'] }));
+      }
       const file = path.join(FIXTURES_DIR, path.normalize(decodeURIComponent(pathname)));
       if (!file.startsWith(FIXTURES_DIR + path.sep)) throw new Error('outside fixtures');
       const data = await readFile(file);

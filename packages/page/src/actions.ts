@@ -5,6 +5,7 @@ import { resolveDescription, resolveRef, type ResolvedTarget } from './targeting
 import { checkNavigationUrl } from './navigation.js';
 import { snapshotView, type SnapshotView } from './snapshot/view.js';
 import { toAppError } from './errors.js';
+import { watchRequests, type SettleReport } from './settle.js';
 
 // POST actions: one entry point for every action an agent can take on a page. Every
 // action is bounded by a timeout; a dialog that opens mid-action is reported at once
@@ -32,6 +33,8 @@ export interface ActionOutcome {
   dialog?: { type: string; message: string; defaultValue?: string };
   newPages?: string[];
   result?: unknown;
+  /** What the service waited for after the action before answering. */
+  settle?: SettleReport;
   snapshot?: SnapshotView;
 }
 
@@ -104,6 +107,8 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     onDialog = () => resolve('dialog');
     state.once('dialog', onDialog);
   });
+  // Watch requests from before the action, so the settle wait sees the ones it starts.
+  const watch = body.action === 'wait_for' ? null : watchRequests(page, body.settle);
   const run = execute(state, body, target, ctx, timeout);
   let result: unknown;
   try {
@@ -115,10 +120,14 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
       result = winner.r;
     }
   } catch (err) {
+    watch?.stop();
     throw toAppError(err, { action: body.action, state });
   } finally {
     state.off('dialog', onDialog);
   }
+  let settled: SettleReport | undefined;
+  if (watch && !state.dialog && !page.isClosed()) settled = await watch.settle();
+  else watch?.stop();
 
   const newPages = ctx.listPageIds().filter((id) => !pagesBefore.has(id));
   const outcome: ActionOutcome = {
@@ -133,6 +142,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     ...(state.dialog ? { dialog: state.dialogInfo() } : {}),
     ...(newPages.length ? { newPages } : {}),
     ...(result !== undefined ? { result } : {}),
+    ...(settled ? { settle: settled } : {}),
   };
   if (body.snapshot && body.snapshot !== 'none' && !state.dialog) {
     outcome.snapshot = await snapshotView(state, {

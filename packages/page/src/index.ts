@@ -21,3 +21,4 @@ export * from './inspect/frames.js';
 export * from './dom/serializer.js';
 export * from './locators/steps.js';
 export * from './locators/locators.js';
+export * from './settle.js';

@@ -13,6 +13,7 @@ export const SnapshotQuery = Type.Object({
   page: Type.Optional(Type.String({ maxLength: 64 })),
   maxTokens: Type.Optional(Type.Integer({ minimum: 50, maximum: 1_000_000, default: 8000 })),
   ref: Type.Optional(Type.String({ maxLength: 32, description: 'Only the subtree of this ref.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: "Page through a wide node: its children (with ref) or the page's top-level nodes from this index; fold lines give the next offset." })),
   depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
   format: Type.Optional(SnapshotFormat),
   diff: Type.Optional(Type.Boolean({ description: "Only what changed since this page's previous snapshot." })),
@@ -33,8 +34,16 @@ export const Truncation = Type.Object({
   omittedNodes: Type.Integer(),
   omittedRefs: Type.Integer(),
   collapsed: Type.Array(
-    Type.Object({ ref: Type.String(), role: Type.String(), name: Type.Optional(Type.String()), nodes: Type.Integer(), refs: Type.Integer() }),
-    { description: 'Subtrees left out, largest first: pass one as ?ref= to zoom into it.' },
+    Type.Object({
+      ref: Type.String(),
+      role: Type.String(),
+      name: Type.Optional(Type.String()),
+      nodes: Type.Integer(),
+      refs: Type.Integer(),
+      more: Type.Optional(Type.Integer({ description: 'On a fold: how many children of ref were left out.' })),
+      offset: Type.Optional(Type.Integer({ description: 'On a fold: pass with ref to page on to the children left out.' })),
+    }),
+    { description: 'Subtrees left out, largest first: pass one as ?ref= (and ?offset= on a fold) to see it.' },
   ),
   hint: Type.String(),
 });
@@ -109,10 +118,23 @@ export const ActionBody = Type.Object(
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
     snapshot: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('diff'), Type.Literal('full')])),
     maxTokens: Type.Optional(Type.Integer({ minimum: 50, maximum: 1_000_000 })),
+    settle: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('none'), Type.Integer({ minimum: 0, maximum: 30_000 })], {
+        description:
+          "After the action, wait until the page has settled: the requests it started are done and the DOM has then been quiet for 25 ms. 'auto' (default) caps the wait at 2 s, a number caps it at that many ms, 'none' (or 0) returns at once.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type ActionBody = Static<typeof ActionBody>;
+
+export const SettleReport = Type.Object({
+  state: Type.Union([Type.Literal('quiet'), Type.Literal('cap'), Type.Literal('none')], { description: 'quiet: settled; cap: still busy when the cap was reached; none: not asked to wait.' }),
+  waitedMs: Type.Number(),
+  requests: Type.Integer({ description: 'Requests started by the action that were waited for.' }),
+  mutations: Type.Integer({ description: 'DOM mutations seen while checking that the DOM was quiet.' }),
+});
 
 export const ActionResponse = Type.Object({
   ok: Type.Boolean(),
@@ -132,6 +154,7 @@ export const ActionResponse = Type.Object({
   dialog: Type.Optional(PendingDialog),
   newPages: Type.Optional(Type.Array(Type.String())),
   result: Type.Optional(Type.Any()),
+  settle: Type.Optional(SettleReport),
   snapshot: Type.Optional(SnapshotResponse),
 });
 

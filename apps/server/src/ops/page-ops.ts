@@ -13,7 +13,7 @@ export const pageOps: PageOp[] = [
     tag: 'page',
     summary: "Accessibility snapshot with [ref=eN] ids (Playwright's AI mode), budgeted",
     description:
-      'The full-page snapshot is always taken; ref, depth, maxTokens and diff views are cut from it on the server, so refs the agent already holds keep working.',
+      'The full-page snapshot is always taken; ref, offset, depth, maxTokens and diff views are cut from it on the server, so refs the agent already holds keep working. A node whose children do not all fit shows the first ones and a fold line (`… 988 more listitem (ref=e2, offset=12)`): page on with ?ref=e2&offset=12.',
     query: SnapshotQuery,
     response: SnapshotResponse,
     errors: [400, 404, 409, 410, 504],
@@ -21,6 +21,7 @@ export const pageOps: PageOp[] = [
       snapshotView(state, {
         maxTokens: q.maxTokens as number | undefined,
         ref: q.ref as string | undefined,
+        offset: q.offset as number | undefined,
         depth: q.depth as number | undefined,
         format: q.format as RenderFormat | undefined,
         diff: q.diff as boolean | undefined,

@@ -1,0 +1,142 @@
+import type { Page, Request } from 'playwright-core';
+
+// After an action: wait until the page has settled, by observation rather than a fixed
+// sleep. Requests the action started are waited for (long-lived ones such as WebSockets,
+// event streams and media are not: they never finish), then the DOM must stay quiet for a
+// short window while their answers render. Everything is capped, and the answer says what
+// was waited for, so an agent can tell "settled" from "gave up at the cap". A change made
+// later by a timer alone (no request) is not waited for: use wait_for for those.
+
+export type SettlePolicy = 'auto' | 'none' | number;
+
+export interface SettleReport {
+  /** quiet: requests done and DOM quiet; cap: still busy at the cap; none: not asked to wait. */
+  state: 'quiet' | 'cap' | 'none';
+  waitedMs: number;
+  /** Requests started from the action's start that were waited for. */
+  requests: number;
+  /** DOM mutations seen while waiting. */
+  mutations: number;
+}
+
+export const SETTLE_DEFAULT_CAP_MS = 2000;
+/** How long the DOM must stay unchanged, after the action's requests, to count as settled. */
+export const QUIET_WINDOW_MS = 25;
+
+const LONG_LIVED = new Set(['websocket', 'eventsource', 'media', 'manifest', 'ping']);
+
+export interface RequestWatch {
+  /** Wait for the page to settle (bounded by the policy), then stop watching. */
+  settle(): Promise<SettleReport>;
+  /** Stop watching without waiting (the action failed or a dialog blocks the page). */
+  stop(): void;
+}
+
+/** Start watching the page's requests: call before the action so none is missed. */
+export function watchRequests(page: Page, policy: SettlePolicy | undefined): RequestWatch {
+  const cap = policy === 'none' ? 0 : typeof policy === 'number' ? policy : SETTLE_DEFAULT_CAP_MS;
+  const inflight = new Set<Request>();
+  let seen = 0;
+  let wake: (() => void) | null = null;
+  const onRequest = (r: Request) => {
+    if (LONG_LIVED.has(r.resourceType())) return;
+    inflight.add(r);
+    seen++;
+  };
+  const onDone = (r: Request) => {
+    if (inflight.delete(r) && inflight.size === 0) wake?.();
+  };
+  const stop = () => {
+    page.off('request', onRequest);
+    page.off('requestfinished', onDone);
+    page.off('requestfailed', onDone);
+    wake?.();
+  };
+  if (cap > 0) {
+    page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
+  }
+
+  async function settle(): Promise<SettleReport> {
+    const started = Date.now();
+    if (cap <= 0) return { state: 'none', waitedMs: 0, requests: 0, mutations: 0 };
+    const deadline = started + cap;
+    let mutations = 0;
+    let quiet = false;
+    try {
+      while (Date.now() < deadline) {
+        if (inflight.size > 0) {
+          // Requests first: their answers are what usually renders next.
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, Math.max(0, deadline - Date.now())).unref?.();
+          });
+          wake = null;
+          continue;
+        }
+        const left = deadline - Date.now();
+        // No request seen: one macrotask in the page is enough to let any request the
+        // action queued surface here (and costs one round trip, so a static reaction
+        // answers at the floor). After requests: their answers render a moment after they
+        // finish, so the DOM must be quiet for a short window.
+        const window = seen === 0 ? 0 : QUIET_WINDOW_MS;
+        const probe = await quietProbe(page, Math.min(window, left), left).catch(() => null);
+        if (!probe) break; // page closed or navigating: nothing left to observe here
+        mutations += probe.mutations;
+        // A request that started while the DOM was observed sends us round again.
+        if (probe.quiet && inflight.size === 0) {
+          quiet = true;
+          break;
+        }
+      }
+    } finally {
+      stop();
+    }
+    return { state: quiet ? 'quiet' : 'cap', waitedMs: Date.now() - started, requests: seen, mutations };
+  }
+
+  return { settle, stop };
+}
+
+/**
+ * In the page: resolve once the document has had no mutation for `quietMs` (or at the
+ * cap). One round trip; the observer is always disconnected.
+ */
+async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{ quiet: boolean; mutations: number }> {
+  const inPage = page.evaluate(
+    ([q, c]) =>
+      new Promise<{ quiet: boolean; mutations: number }>((resolve) => {
+        const t0 = performance.now();
+        let last = t0;
+        let count = 0;
+        const mo = new MutationObserver((records) => {
+          count += records.length;
+          last = performance.now();
+        });
+        mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        const tick = () => {
+          const now = performance.now();
+          if (now - last >= q || now - t0 >= c) {
+            mo.disconnect();
+            resolve({ quiet: now - last >= q, mutations: count });
+          } else setTimeout(tick, Math.max(1, q - (now - last)));
+        };
+        setTimeout(tick, q);
+      }),
+    [quietMs, capMs] as const,
+  );
+  // The page may be stuck (a busy loop): never wait past the cap here either.
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), capMs + 50);
+  });
+  try {
+    const r = await Promise.race([inPage, cap]);
+    if (!r) throw new Error('quiet probe timed out');
+    return r;
+  } finally {
+    clearTimeout(timer);
+    inPage.catch(() => {});
+  }
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { refOf, startTestService, type TestService } from './helpers/service.js';
+
+// Actions answer when the page has settled, by observation: the requests the action
+// started are waited for and the DOM must be quiet, capped, and the answer says what
+// was waited for. tests/fixtures/settle.html fetches for ?ms= and then renders.
+
+let svc: TestService;
+let fx: FixtureServer;
+
+beforeAll(async () => {
+  [svc, fx] = await Promise.all([startTestService(), startFixtureServer()]);
+});
+afterAll(async () => {
+  await svc?.stop();
+  await fx?.close();
+});
+
+async function open(query = ''): Promise<{ id: string; refs: (name: string) => string }> {
+  const id = await svc.api.createSession();
+  const nav = await svc.api.action(id, { action: 'navigate', url: `${fx.url}/settle.html${query}` });
+  expect(nav.status).toBe(200);
+  const snap = (await svc.api.snapshot(id)).body.snapshot as string;
+  return { id, refs: (name) => refOf(snap, 'button', name) };
+}
+
+describe('settle after an action', () => {
+  it('auto: a click whose answer renders after a 300 ms fetch returns a diff that has it, every time', async () => {
+    const { id, refs } = await open('?ms=300');
+    const load = refs('Load items');
+    for (let n = 1; n <= 25; n++) {
+      const res = await svc.api.action(id, { action: 'click', ref: load, snapshot: 'diff' });
+      expect(res.status).toBe(200);
+      expect(JSON.stringify({ settle: res.body.settle, snap: res.body.snapshot }), `round ${n}`).toContain(`Loaded round ${n}`);
+      expect(res.body.settle).toMatchObject({ state: 'quiet', requests: 1 });
+      expect(res.body.settle.waitedMs).toBeGreaterThanOrEqual(250);
+    }
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+
+  it("none returns at once (the change is not there yet); a number caps the wait and says so", async () => {
+    const { id, refs } = await open('?ms=1500');
+    const load = refs('Load items');
+    const none = await svc.api.action(id, { action: 'click', ref: load, snapshot: 'diff', settle: 'none' });
+    expect(none.status).toBe(200);
+    expect(none.body.settle).toMatchObject({ state: 'none', waitedMs: 0 });
+    expect(JSON.stringify(none.body.snapshot)).not.toContain('Loaded round');
+    expect(none.body.durationMs).toBeLessThan(1000);
+
+    const capped = await svc.api.action(id, { action: 'click', ref: load, settle: 200 });
+    expect(capped.status).toBe(200);
+    expect(capped.body.settle.state).toBe('cap');
+    expect(capped.body.settle.requests).toBe(1);
+    expect(capped.body.settle.waitedMs).toBeGreaterThanOrEqual(190);
+    expect(capped.body.settle.waitedMs).toBeLessThan(1200);
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+
+  it('a static reaction settles at once; a timer-only change is left to wait_for', async () => {
+    const { id, refs } = await open();
+    const later = await svc.api.action(id, { action: 'click', ref: refs('Show later') });
+    expect(later.body.settle).toMatchObject({ state: 'quiet', requests: 0 });
+    expect((await svc.api.action(id, { action: 'wait_for', text: 'Shown later' })).status).toBe(200);
+    const hi = await svc.api.action(id, { action: 'click', ref: refs('Say hi'), snapshot: 'diff' });
+    expect(JSON.stringify(hi.body.snapshot)).toContain('Hi there');
+    expect(hi.body.settle).toMatchObject({ state: 'quiet', requests: 0 });
+    expect(hi.body.settle.waitedMs).toBeLessThan(500);
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+
+  it('a bad settle value is 400 invalid_request', async () => {
+    const { id, refs } = await open();
+    for (const settle of ['soon', -1, 60_000]) {
+      const res = await svc.api.action(id, { action: 'click', ref: refs('Say hi'), settle });
+      expect(res.status, String(settle)).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+    }
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+});
