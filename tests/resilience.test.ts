@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type Api, type TestService } from './helpers/service.js';
@@ -136,6 +136,23 @@ describe('a killed browser', () => {
 
 // One state dir, four runs: each run checks how the previous one ended (starting a
 // server is the expensive part on this machine, so the runs are chained).
+describe('a long-lived server', () => {
+  it('a traced flow run leaves no playwright-tracing temp dir behind', async () => {
+    const proc = await spawn();
+    const plan = '#Case 1: Log in page\n- Verify "Username" is visible\n\n#Case 2: Environment page\n- Go to /env.html\n- Verify "Environment" is visible\n';
+    const res = await proc.api.post('/v1/runs', { url: `${fx.url}/app/login.html`, plan });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const run = await waitUntil(async () => {
+      const r = await proc.api.get(`/v1/runs/${res.body.id}`);
+      return ['queued', 'running'].includes(r.body.status) ? null : r.body;
+    }, 90_000, 'the run to finish', 250);
+    expect(run.status).toBe('passed');
+    expect(run.report.cases.every((c: { trace?: string }) => c.trace)).toBe(true);
+    // Every case was traced, and the server (still running) keeps no tracing dir for any.
+    expect(readdirSync(proc.tmpDir).filter((n) => n.startsWith('playwright-tracing-'))).toEqual([]);
+  });
+});
+
 describe('stopping the service', () => {
   let stateDir = '';
   let closedByTerm: string[] = [];

@@ -108,7 +108,13 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
     }
     if (o.settings.trace && o.artifacts) {
       for (const role of o.session.roles()) {
-        await o.session.context(role).tracing.start({ screenshots: true, snapshots: true, title: `run ${o.runId} ${role}` }).then(() => tracing.add(role), () => {});
+        const t = o.session.context(role).tracing;
+        // start() opens a first chunk whose call-stack temp dir a later startChunk() would
+        // orphan (one playwright-tracing-* dir per run): discard that chunk at once, and
+        // record one chunk per case below.
+        await t.start({ screenshots: true, snapshots: true, title: `run ${o.runId} ${role}` })
+          .then(() => t.stopChunk())
+          .then(() => tracing.add(role), () => {});
       }
     }
 

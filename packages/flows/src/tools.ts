@@ -280,9 +280,15 @@ export class CaseTools {
     step.durationMs = Date.now() - started;
     if (state) {
       step.url = state.page.url();
-      if (this.settings.screenshots && this.artifacts && !state.dialog && !state.closed) {
-        const shot = await state.page.screenshot({ type: 'jpeg', quality: 50, timeout: 5000 }).catch(() => null);
-        if (shot) step.screenshot = await this.artifacts.put(`c${this.planCase.index}-s${step.n}.jpg`, shot, 'image/jpeg').catch(() => undefined);
+      if (this.settings.screenshots && this.artifacts) {
+        // A step without a screenshot says why (a dialog blocks capture; a slow or failed capture
+        // is never silent).
+        if (state.dialog || state.closed) step.screenshotSkipped = state.dialog ? 'dialog' : 'closed';
+        else {
+          const shot = await state.page.screenshot({ type: 'jpeg', quality: 50, timeout: 5000 }).catch(() => null);
+          if (shot) step.screenshot = await this.artifacts.put(`c${this.planCase.index}-s${step.n}.jpg`, shot, 'image/jpeg').catch(() => undefined);
+          if (!step.screenshot) step.screenshotSkipped = 'failed';
+        }
       }
     }
     this.report.steps.push(step);

@@ -76,6 +76,8 @@ export interface StepRecord {
   durationMs: number;
   url?: string;
   screenshot?: string;
+  /** Why a step has no screenshot although screenshots are on. */
+  screenshotSkipped?: 'dialog' | 'closed' | 'failed';
   error?: StepError;
   assertion?: AssertionRecord;
   /** Replay: the recorded locator no longer resolved and the planner did this step. */
