@@ -183,7 +183,9 @@ describe('screencast', () => {
     expect(Buffer.from(frame.data, 'base64').subarray(0, 2).toString('hex')).toBe('ffd8');
     await new Promise((r) => setTimeout(r, 4000));
     const fastStats = (await fast.call('screencast.stats')).result['default/p1'];
-    expect(fastStats.sent).toBeGreaterThan(5);
+    // (Frame rate depends on machine load: a few frames prove the stream flows; the
+    // comparison with the paused reader below is the point.)
+    expect(fastStats.sent).toBeGreaterThan(2);
     (slow.ws as any)._socket.resume();
     const slowStats = (await slow.call('screencast.stats')).result['default/p1'];
     // Frames were dropped for the paused client rather than buffered without bound.
@@ -280,7 +282,8 @@ describe('close codes', () => {
     await ca.waitFor((m) => m.event === 'session_closed');
     expect(await ca.closed).toEqual({ code: 4410, reason: 'session_deleted' });
 
-    const b = await svc.api.createSession({ ttlSeconds: 2 });
+    // (A TTL long enough that a loaded machine still opens the stream before it ends.)
+    const b = await svc.api.createSession({ ttlSeconds: 5 });
     const cb = await open(b);
     expect(await cb.closed).toEqual({ code: 4408, reason: 'session_expired' });
     expect(cb.events('session_closed')[0].data).toMatchObject({ status: 'expired', reason: 'ttl' });
