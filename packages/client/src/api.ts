@@ -1,0 +1,5063 @@
+// Generated from openapi.yaml by scripts/client-types.mjs (openapi-typescript). Do not edit.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alive */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            node: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ready: Redis reachable and browsers up (503 otherwise) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ready: boolean;
+                            redis: boolean;
+                            browsers: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ready: boolean;
+                            redis: boolean;
+                            browsers: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This node's browser pool: browsers, leased and warm contexts, capacity */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            node: string;
+                            sessions: number;
+                            leased: number;
+                            warm: number;
+                            capacity: number;
+                            available: number;
+                            restarts: number;
+                            browsers: {
+                                id: string;
+                                pid: number | null;
+                                leased: number;
+                                warm: number;
+                                connected: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pressure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This node's load and whether it can take work; ?format=text answers 503 when it cannot (for load balancers) */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "text";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            node: string;
+                            /** @description Live sessions on this node. */
+                            running: number;
+                            /** @description Contexts leased on this node. */
+                            leased: number;
+                            /** @description Context slots on this node. */
+                            capacity: number;
+                            /** @description Session requests waiting for capacity, cluster-wide (-1: unknown). */
+                            queued: number;
+                            /** @description Contexts leased in the whole cluster (-1: unknown). */
+                            clusterLeased: number;
+                            /** @description Context slots of all live nodes (-1: unknown). */
+                            clusterCapacity: number;
+                            nodes: number;
+                            /** @description Load average (1 min) per core. */
+                            cpu: number;
+                            memory: {
+                                usedRatio: number;
+                                rssBytes: number;
+                            };
+                            /** @description This node can take a new session now. */
+                            available: boolean;
+                            reason?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            node: string;
+                            /** @description Live sessions on this node. */
+                            running: number;
+                            /** @description Contexts leased on this node. */
+                            leased: number;
+                            /** @description Context slots on this node. */
+                            capacity: number;
+                            /** @description Session requests waiting for capacity, cluster-wide (-1: unknown). */
+                            queued: number;
+                            /** @description Contexts leased in the whole cluster (-1: unknown). */
+                            clusterLeased: number;
+                            /** @description Context slots of all live nodes (-1: unknown). */
+                            clusterCapacity: number;
+                            nodes: number;
+                            /** @description Load average (1 min) per core. */
+                            cpu: number;
+                            memory: {
+                                usedRatio: number;
+                                rssBytes: number;
+                            };
+                            /** @description This node can take a new session now. */
+                            available: boolean;
+                            reason?: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics of this node */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List this tenant's sessions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sessions: {
+                                id: string;
+                                tenant: string;
+                                status: "active" | "crashed" | "expired" | "closed" | "lost";
+                                /** @description The node that owns the browser contexts. */
+                                node: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                lastUsedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Absolute end of life (TTL).
+                                 */
+                                expiresAt: string;
+                                idleTimeoutSeconds: number;
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                roles: {
+                                    name: string;
+                                    viewport: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    /** @description The pool browser holding this role's context (GET /v1/pool lists them). */
+                                    browserId?: string;
+                                    pages: {
+                                        /** @description Tab id, stable for the life of the tab. */
+                                        id: string;
+                                        url: string;
+                                        title: string;
+                                        /** @description The tab page operations use when no ?page= is given. */
+                                        active: boolean;
+                                        /** @description The tab that opened this one (popups). */
+                                        openerId?: string;
+                                    }[];
+                                }[];
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a session: one isolated browser context per role */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roles?: {
+                            /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                            name: string;
+                            /** @description Playwright storage state (cookies and localStorage per origin). */
+                            storageState?: {
+                                cookies: {
+                                    name: string;
+                                    value: string;
+                                    domain?: string;
+                                    path?: string;
+                                    url?: string;
+                                    expires?: number;
+                                    httpOnly?: boolean;
+                                    secure?: boolean;
+                                    sameSite?: "Strict" | "Lax" | "None";
+                                }[];
+                                origins: {
+                                    origin: string;
+                                    localStorage: {
+                                        name: string;
+                                        value: string;
+                                    }[];
+                                }[];
+                            };
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            };
+                            userAgent?: string;
+                            locale?: string;
+                            timezoneId?: string;
+                            extraHTTPHeaders?: {
+                                [key: string]: string;
+                            };
+                            baseURL?: string;
+                        }[];
+                        idleTimeoutSeconds?: number;
+                        ttlSeconds?: number;
+                        /** @description How long to wait for a free browser slot (default QUEUE_TIMEOUT_SECONDS); 0 = fail at once when full. */
+                        queueTimeoutSeconds?: number;
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            tenant: string;
+                            status: "active" | "crashed" | "expired" | "closed" | "lost";
+                            /** @description The node that owns the browser contexts. */
+                            node: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Absolute end of life (TTL).
+                             */
+                            expiresAt: string;
+                            idleTimeoutSeconds: number;
+                            metadata?: {
+                                [key: string]: string;
+                            };
+                            roles: {
+                                name: string;
+                                viewport: {
+                                    width: number;
+                                    height: number;
+                                };
+                                /** @description The pool browser holding this role's context (GET /v1/pool lists them). */
+                                browserId?: string;
+                                pages: {
+                                    /** @description Tab id, stable for the life of the tab. */
+                                    id: string;
+                                    url: string;
+                                    title: string;
+                                    /** @description The tab page operations use when no ?page= is given. */
+                                    active: boolean;
+                                    /** @description The tab that opened this one (popups). */
+                                    openerId?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a session */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            tenant: string;
+                            status: "active" | "crashed" | "expired" | "closed" | "lost";
+                            /** @description The node that owns the browser contexts. */
+                            node: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Absolute end of life (TTL).
+                             */
+                            expiresAt: string;
+                            idleTimeoutSeconds: number;
+                            metadata?: {
+                                [key: string]: string;
+                            };
+                            roles: {
+                                name: string;
+                                viewport: {
+                                    width: number;
+                                    height: number;
+                                };
+                                /** @description The pool browser holding this role's context (GET /v1/pool lists them). */
+                                browserId?: string;
+                                pages: {
+                                    /** @description Tab id, stable for the life of the tab. */
+                                    id: string;
+                                    url: string;
+                                    title: string;
+                                    /** @description The tab page operations use when no ?page= is given. */
+                                    active: boolean;
+                                    /** @description The tab that opened this one (popups). */
+                                    openerId?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a session and release its contexts */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a role (a new isolated context) to a live session */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                        name: string;
+                        /** @description Playwright storage state (cookies and localStorage per origin). */
+                        storageState?: {
+                            cookies: {
+                                name: string;
+                                value: string;
+                                domain?: string;
+                                path?: string;
+                                url?: string;
+                                expires?: number;
+                                httpOnly?: boolean;
+                                secure?: boolean;
+                                sameSite?: "Strict" | "Lax" | "None";
+                            }[];
+                            origins: {
+                                origin: string;
+                                localStorage: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                            }[];
+                        };
+                        viewport?: {
+                            width: number;
+                            height: number;
+                        };
+                        userAgent?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        baseURL?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            tenant: string;
+                            status: "active" | "crashed" | "expired" | "closed" | "lost";
+                            /** @description The node that owns the browser contexts. */
+                            node: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Absolute end of life (TTL).
+                             */
+                            expiresAt: string;
+                            idleTimeoutSeconds: number;
+                            metadata?: {
+                                [key: string]: string;
+                            };
+                            roles: {
+                                name: string;
+                                viewport: {
+                                    width: number;
+                                    height: number;
+                                };
+                                /** @description The pool browser holding this role's context (GET /v1/pool lists them). */
+                                browserId?: string;
+                                pages: {
+                                    /** @description Tab id, stable for the life of the tab. */
+                                    id: string;
+                                    url: string;
+                                    title: string;
+                                    /** @description The tab page operations use when no ?page= is given. */
+                                    active: boolean;
+                                    /** @description The tab that opened this one (popups). */
+                                    openerId?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a role and release its context */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                    role: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            tenant: string;
+                            status: "active" | "crashed" | "expired" | "closed" | "lost";
+                            /** @description The node that owns the browser contexts. */
+                            node: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Absolute end of life (TTL).
+                             */
+                            expiresAt: string;
+                            idleTimeoutSeconds: number;
+                            metadata?: {
+                                [key: string]: string;
+                            };
+                            roles: {
+                                name: string;
+                                viewport: {
+                                    width: number;
+                                    height: number;
+                                };
+                                /** @description The pool browser holding this role's context (GET /v1/pool lists them). */
+                                browserId?: string;
+                                pages: {
+                                    /** @description Tab id, stable for the life of the tab. */
+                                    id: string;
+                                    url: string;
+                                    title: string;
+                                    /** @description The tab page operations use when no ?page= is given. */
+                                    active: boolean;
+                                    /** @description The tab that opened this one (popups). */
+                                    openerId?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/storage-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a role's storage state (cookies, localStorage) to persist a login */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                    role: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Playwright storage state (cookies and localStorage per origin). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cookies: {
+                                name: string;
+                                value: string;
+                                domain?: string;
+                                path?: string;
+                                url?: string;
+                                expires?: number;
+                                httpOnly?: boolean;
+                                secure?: boolean;
+                                sameSite?: "Strict" | "Lax" | "None";
+                            }[];
+                            origins: {
+                                origin: string;
+                                localStorage: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a role's tabs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                    role: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pages: {
+                                /** @description Tab id, stable for the life of the tab. */
+                                id: string;
+                                url: string;
+                                title: string;
+                                /** @description The tab page operations use when no ?page= is given. */
+                                active: boolean;
+                                /** @description The tab that opened this one (popups). */
+                                openerId?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Open a tab (it becomes the active tab) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                    role: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Tab id, stable for the life of the tab. */
+                            id: string;
+                            url: string;
+                            title: string;
+                            /** @description The tab page operations use when no ?page= is given. */
+                            active: boolean;
+                            /** @description The tab that opened this one (popups). */
+                            openerId?: string;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/pages/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Close a tab */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                    role: string;
+                    pageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/pages/{pageId}/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a tab the active one */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                    role: string;
+                    pageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pages: {
+                                /** @description Tab id, stable for the life of the tab. */
+                                id: string;
+                                url: string;
+                                title: string;
+                                /** @description The tab page operations use when no ?page= is given. */
+                                active: boolean;
+                                /** @description The tab that opened this one (popups). */
+                                openerId?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accessibility snapshot with [ref=eN] ids (Playwright's AI mode), budgeted
+         * @description The full-page snapshot is always taken; ref, offset, depth, maxTokens and diff views are cut from it on the server, so refs the agent already holds keep working. A node whose children do not all fit shows the first ones and a fold line (`… 988 more listitem (ref=e2, offset=12)`): page on with ?ref=e2&offset=12.
+         */
+        get: operations["snapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Perform an action: by ref first, by description as a fallback */
+        post: operations["action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Screenshot of the tab, the full page, or one element (ref) */
+        get: operations["screenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Console messages and page errors (newest last, bounded; format=text for models) */
+        get: operations["console"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/network": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Network requests (recent first, bounded; format=text for models) */
+        get: operations["network"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/network/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request: headers and bodies (truncated) */
+        get: operations["network.request"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/cookies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The role's cookies (all, or those for ?url=) */
+        get: operations["cookies"];
+        put?: never;
+        /** Add cookies to the role (optionally clearing all first) */
+        post: operations["cookies.set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** localStorage or sessionStorage of the tab's origin */
+        get: operations["storage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Navigation and paint timing of the tab */
+        get: operations["performance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/explore/container": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ancestor chain of a ref up to body: tags, stable attributes, child counts, refs inside each */
+        get: operations["explore.container"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/explore/pattern": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The container `level` ancestors up and its children: tags, attributes, text, shallow outline, targetSiblingIndex */
+        get: operations["explore.pattern"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/explore/anchors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bounded deep scan of the ancestor `level` up: headings, labels, test ids, named controls, text, with depth and index */
+        get: operations["explore.anchors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/dom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progressive DOM drill-down: semantic children (wrapper divs skipped) with geometry and layout; zoom with ref or selector */
+        get: operations["inspect.dom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/test-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every test id on the page (all frames, open shadow roots), grouped by attribute, duplicates flagged */
+        get: operations["inspect.test-ids"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Test a selector: every match (bounded) with box, text, visibility and why hidden */
+        get: operations["inspect.query"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/visibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why a click might fail: visible, viewport ratio, clipped, covered (and by what), needs scroll */
+        get: operations["inspect.visibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Box of an element (frame viewport coordinates), page coordinates, in viewport */
+        get: operations["inspect.position"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Interaction state: enabled, editable, checked, selected, focused, required, aria states, value */
+        get: operations["inspect.state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attributes of an element grouped as all / data / aria */
+        get: operations["inspect.attributes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/frames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every iframe (nested too): selector chain, name, src, URL, size, visible */
+        get: operations["inspect.frames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/inspect/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Text of an element (innerText when rendered), bounded */
+        get: operations["inspect.text"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/dom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Abbreviated DOM across nested iframes and open shadow roots, with [FRAME]/[SHADOW-ROOT]/[CUSTOM] blocks and a ↳ PATH line per interactive element
+         * @description Each ↳ PATH line gives locator (unique in its scope), shadowHost (host selectors, outermost first, space-separated; spaces only inside quoted values) and frameSelector (iframe selectors joined by " >> "): page.frameLocator(f1).frameLocator(f2).locator(host1).locator(host2).locator(locator) finds exactly that element. Script/style and zero-size elements are skipped; the output is capped (default 24,000 chars) with an explicit [TRUNCATED] marker.
+         */
+        get: operations["dom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/roles/{role}/locators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verified Playwright locators for a ref, best first, with Playwright's normalize() as a baseline
+         * @description Order of preference: role + name unique on the page; a stable container (test id, id, landmark, semantic tag, class, structure) with a content filter and role + name inside; the element's own test id / label / placeholder; structural CSS; nth() last and flagged fragile. Every returned locator resolved on the live page to exactly one element, the ref's element.
+         */
+        get: operations["locators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WebSocket: the run's events, replayed from ?since= then live; closes with 1000 after run_finished
+         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Replay events after this sequence number (default 0: everything). */
+                    since?: number;
+                    /** @description API key, for clients that cannot set the Authorization header. */
+                    token?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols: the connection is now a WebSocket. */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events: the run's events, replayed from ?since= (or Last-Event-ID) then live; ends after run_finished */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Replay events after this sequence number (default 0: everything). */
+                    since?: number;
+                    /** @description API key, for clients that cannot set the Authorization header. */
+                    token?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream: `id: <seq>`, `event: <type>`, `data: <JSON>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This tenant's runs, newest first (bounded) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: {
+                                id: string;
+                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                url: string;
+                                planner: string;
+                                model?: string;
+                                createdAt: string;
+                                startedAt?: string;
+                                finishedAt?: string;
+                                /** @description Workers that started this run (more than 1: its worker stopped and another took over). */
+                                attempts: number;
+                                replayOf?: string;
+                                /** @description Variable names (values are never returned). */
+                                variables: string[];
+                                error?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                totals?: unknown;
+                                /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
+                                report?: unknown;
+                                links: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Run a plain-English plan in real browsers (a queued job; 202 with the run id) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where the flow starts (http or https). Required unless replayOf. */
+                        url?: string;
+                        /** @description Markdown: #Case N: name, bullets for steps; Verify/Check/Assert/Confirm/Ensure bullets are mandatory assertions; {{VAR}} variables; "as role:" prefixes. */
+                        plan?: string;
+                        planner?: "rules" | "anthropic" | "openai";
+                        model?: string;
+                        /** @description Model API key for this run (never returned). */
+                        apiKey?: string;
+                        /** @description Model API base URL (OpenAI-compatible servers: Ollama, vLLM, LM Studio). */
+                        baseUrl?: string;
+                        variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Context settings for roles the plan uses. */
+                        roles?: {
+                            /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                            name: string;
+                            /** @description Playwright storage state (cookies and localStorage per origin). */
+                            storageState?: {
+                                cookies: {
+                                    name: string;
+                                    value: string;
+                                    domain?: string;
+                                    path?: string;
+                                    url?: string;
+                                    expires?: number;
+                                    httpOnly?: boolean;
+                                    secure?: boolean;
+                                    sameSite?: "Strict" | "Lax" | "None";
+                                }[];
+                                origins: {
+                                    origin: string;
+                                    localStorage: {
+                                        name: string;
+                                        value: string;
+                                    }[];
+                                }[];
+                            };
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            };
+                            userAgent?: string;
+                            locale?: string;
+                            timezoneId?: string;
+                            extraHTTPHeaders?: {
+                                [key: string]: string;
+                            };
+                            baseURL?: string;
+                        }[];
+                        /** @description http(s) URL the final report is POSTed to. */
+                        callbackUrl?: string;
+                        /** @description Re-run the recorded actions of this run without the planner; steps whose locator no longer resolves are redone by the planner (self-healing). */
+                        replayOf?: string;
+                        /** @description Per-run limits; each is capped by the server's RUN_* settings. */
+                        options?: {
+                            /** @description Record a Playwright trace per case (default true). */
+                            trace?: boolean;
+                            /** @description A screenshot after every step (default true). */
+                            screenshots?: boolean;
+                            maxStepsPerCase?: number;
+                            maxTurnsPerCase?: number;
+                            maxTokensPerCase?: number;
+                            maxTokensPerRun?: number;
+                            caseTimeoutSeconds?: number;
+                            runTimeoutSeconds?: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                            url: string;
+                            planner: string;
+                            model?: string;
+                            createdAt: string;
+                            startedAt?: string;
+                            finishedAt?: string;
+                            /** @description Workers that started this run (more than 1: its worker stopped and another took over). */
+                            attempts: number;
+                            replayOf?: string;
+                            /** @description Variable names (values are never returned). */
+                            variables: string[];
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            totals?: unknown;
+                            /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
+                            report?: unknown;
+                            links: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run: status and, once it has steps, its JSON report */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                            url: string;
+                            planner: string;
+                            model?: string;
+                            createdAt: string;
+                            startedAt?: string;
+                            finishedAt?: string;
+                            /** @description Workers that started this run (more than 1: its worker stopped and another took over). */
+                            attempts: number;
+                            replayOf?: string;
+                            /** @description Variable names (values are never returned). */
+                            variables: string[];
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            totals?: unknown;
+                            /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
+                            report?: unknown;
+                            links: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancel a run (queued: removed; running: stopped at its next step) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                            url: string;
+                            planner: string;
+                            model?: string;
+                            createdAt: string;
+                            startedAt?: string;
+                            finishedAt?: string;
+                            /** @description Workers that started this run (more than 1: its worker stopped and another took over). */
+                            attempts: number;
+                            replayOf?: string;
+                            /** @description Variable names (values are never returned). */
+                            variables: string[];
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            totals?: unknown;
+                            /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
+                            report?: unknown;
+                            links: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report as JUnit XML, for CI */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/xml */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/spec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Playwright Test file reproducing the passing cases with the verified locators and expect assertions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description TypeScript (.spec.ts) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/artifacts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A screenshot or Playwright trace of a run (names are in the report) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description image/jpeg or application/zip (fetched from the node that ran the run) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WebSocket: page commands as messages, live events, screencast (see README for the protocol and close codes)
+         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Resume: replay events after this sequence number. */
+                    since?: number;
+                    /** @description API key, for clients that cannot set the Authorization header. */
+                    token?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols: the connection is now a WebSocket. */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live view: screencast, event log and latest snapshot of a session, in a browser */
+        get: {
+            parameters: {
+                query?: {
+                    token?: string;
+                    role?: string;
+                    page?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error: a stable code, a message, optional details. */
+        ErrorResponse: {
+            error: {
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases";
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    snapshot: {
+        parameters: {
+            query?: {
+                page?: string;
+                maxTokens?: number;
+                /** @description Only the subtree of this ref. */
+                ref?: string;
+                /** @description Page through a wide node: its children (with ref) or the page's top-level nodes from this index; fold lines give the next offset. */
+                offset?: number;
+                depth?: number;
+                format?: "yaml" | "json" | "text";
+                /** @description Only what changed since this page's previous snapshot. */
+                diff?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        snapshotId: string;
+                        pageId: string;
+                        url: string;
+                        title: string;
+                        format: "yaml" | "json" | "text";
+                        /** @description YAML or text string, or the JSON tree. */
+                        snapshot?: unknown;
+                        diff?: {
+                            /** @description Snapshot id the diff is against. */
+                            since: string | null;
+                            added: unknown[];
+                            removed: {
+                                ref: string;
+                                role: string;
+                                name?: string;
+                            }[];
+                            changed: {
+                                ref: string;
+                                before: unknown;
+                                after: unknown;
+                            }[];
+                            /** @description Count of ref nodes that did not change. */
+                            unchanged: number;
+                        };
+                        /** @description Estimated tokens of this response body (chars / 4). */
+                        tokens: number;
+                        totalNodes: number;
+                        totalRefs: number;
+                        truncated: boolean;
+                        truncation?: {
+                            omittedNodes: number;
+                            omittedRefs: number;
+                            /** @description Subtrees left out, largest first: pass one as ?ref= (and ?offset= on a fold) to see it. */
+                            collapsed: {
+                                ref: string;
+                                role: string;
+                                name?: string;
+                                nodes: number;
+                                refs: number;
+                                /** @description On a fold: how many children of ref were left out. */
+                                more?: number;
+                                /** @description On a fold: pass with ref to page on to the children left out. */
+                                offset?: number;
+                            }[];
+                            hint: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    action: {
+        parameters: {
+            query?: {
+                /** @description Tab id; default is the active tab. */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action: "navigate" | "back" | "forward" | "reload" | "click" | "hover" | "type" | "fill" | "clear" | "press" | "select" | "check" | "uncheck" | "upload" | "drag" | "scroll" | "wait_for" | "handle_dialog" | "screenshot";
+                    /** @description Target ref from the latest snapshot. */
+                    ref?: string;
+                    /** @description Fallback when no ref: resolved by the description ladder. */
+                    description?: string;
+                    url?: string;
+                    value?: string | string[];
+                    text?: string;
+                    key?: string;
+                    targetRef?: string;
+                    targetDescription?: string;
+                    button?: "left" | "right" | "middle";
+                    modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+                    double?: boolean;
+                    /** @description type: keep the current value and type after it (default false: replace). */
+                    append?: boolean;
+                    /** @description type: press Enter afterwards. */
+                    submit?: boolean;
+                    /** @description select: match options by value or label (default: either). */
+                    by?: "value" | "label";
+                    files?: {
+                        name: string;
+                        mimeType?: string;
+                        /** @description File content, base64. */
+                        contentBase64: string;
+                    }[];
+                    direction?: "up" | "down" | "left" | "right" | "top" | "bottom";
+                    /** @description scroll: pixels (default 600). */
+                    amount?: number;
+                    /** @description wait_for: text that must disappear. */
+                    textGone?: string;
+                    /** @description wait_for: milliseconds to wait. */
+                    time?: number;
+                    /** @description handle_dialog: accept (true) or dismiss (false). */
+                    accept?: boolean;
+                    promptText?: string;
+                    format?: "png" | "jpeg";
+                    timeoutMs?: number;
+                    snapshot?: "none" | "diff" | "full";
+                    maxTokens?: number;
+                    /** @description After the action, wait until the page has settled: the requests it started are done and the DOM has then been quiet for 25 ms. 'auto' (default) caps the wait at 2 s, a number caps it at that many ms, 'none' (or 0) returns at once. */
+                    settle?: "auto" | "none" | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        action: string;
+                        pageId: string;
+                        url: string;
+                        title: string;
+                        target?: {
+                            ref?: string;
+                            /** @description ref, or the ladder rung that matched the description. */
+                            resolvedBy: string;
+                            locator?: string;
+                        };
+                        durationMs: number;
+                        navigated: boolean;
+                        dialog?: {
+                            type: string;
+                            message: string;
+                            defaultValue?: string;
+                        };
+                        newPages?: string[];
+                        result?: unknown;
+                        settle?: {
+                            /** @description quiet: settled; cap: still busy when the cap was reached; none: not asked to wait. */
+                            state: "quiet" | "cap" | "none";
+                            waitedMs: number;
+                            /** @description Requests started by the action that were waited for. */
+                            requests: number;
+                            /** @description DOM mutations seen while checking that the DOM was quiet. */
+                            mutations: number;
+                        };
+                        snapshot?: {
+                            snapshotId: string;
+                            pageId: string;
+                            url: string;
+                            title: string;
+                            format: "yaml" | "json" | "text";
+                            /** @description YAML or text string, or the JSON tree. */
+                            snapshot?: unknown;
+                            diff?: {
+                                /** @description Snapshot id the diff is against. */
+                                since: string | null;
+                                added: unknown[];
+                                removed: {
+                                    ref: string;
+                                    role: string;
+                                    name?: string;
+                                }[];
+                                changed: {
+                                    ref: string;
+                                    before: unknown;
+                                    after: unknown;
+                                }[];
+                                /** @description Count of ref nodes that did not change. */
+                                unchanged: number;
+                            };
+                            /** @description Estimated tokens of this response body (chars / 4). */
+                            tokens: number;
+                            totalNodes: number;
+                            totalRefs: number;
+                            truncated: boolean;
+                            truncation?: {
+                                omittedNodes: number;
+                                omittedRefs: number;
+                                /** @description Subtrees left out, largest first: pass one as ?ref= (and ?offset= on a fold) to see it. */
+                                collapsed: {
+                                    ref: string;
+                                    role: string;
+                                    name?: string;
+                                    nodes: number;
+                                    refs: number;
+                                    /** @description On a fold: how many children of ref were left out. */
+                                    more?: number;
+                                    /** @description On a fold: pass with ref to page on to the children left out. */
+                                    offset?: number;
+                                }[];
+                                hint: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    screenshot: {
+        parameters: {
+            query?: {
+                page?: string;
+                format?: "png" | "jpeg";
+                quality?: number;
+                fullPage?: boolean;
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description image/png or image/jpeg (base64 on the WebSocket) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    console: {
+        parameters: {
+            query?: {
+                page?: string;
+                /** @description Comma list: log, info, warning, error, debug, pageerror. */
+                level?: string;
+                limit?: number;
+                format?: "json" | "text";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    network: {
+        parameters: {
+            query?: {
+                page?: string;
+                /** @description Comma list of resource types: document, xhr, fetch, script, ... */
+                type?: string;
+                failed?: boolean;
+                limit?: number;
+                format?: "json" | "text";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "network.request": {
+        parameters: {
+            query?: {
+                page?: string;
+                maxBodyBytes?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cookies: {
+        parameters: {
+            query?: {
+                page?: string;
+                url?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "cookies.set": {
+        parameters: {
+            query?: {
+                /** @description Tab id; default is the active tab. */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cookies: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        url?: string;
+                        expires?: number;
+                        httpOnly?: boolean;
+                        secure?: boolean;
+                        sameSite?: "Strict" | "Lax" | "None";
+                    }[];
+                    /** @description Remove all cookies first. */
+                    clear?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    storage: {
+        parameters: {
+            query?: {
+                page?: string;
+                type?: "local" | "session";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    performance: {
+        parameters: {
+            query?: {
+                /** @description Tab id; default is the active tab. */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "explore.container": {
+        parameters: {
+            query: {
+                /** @description A ref from the latest snapshot (e12, or f1e3 inside an iframe). */
+                ref: string;
+                page?: string;
+                /** @description Response budget in tokens (≈ chars / 4). */
+                maxTokens?: number;
+                /** @description json (default) for programs, text for models. */
+                format?: "json" | "text";
+                maxRefs?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ref: string;
+                        url: string;
+                        format: string;
+                        /** @description Estimated tokens of this body. */
+                        tokens: number;
+                        /** @description The budget cut something; omitted says what. */
+                        truncated: boolean;
+                        frame?: {
+                            url: string;
+                            name?: string;
+                        };
+                        /** @description format=text: the facts as compact text. */
+                        text?: string;
+                        target?: {
+                            tagName: string;
+                            text: string;
+                            /** @description Stable attributes: data-testid, data-test, data-cy, id, role, aria-label, name, class. */
+                            attributes: {
+                                [key: string]: string;
+                            };
+                        };
+                        ancestors?: {
+                            level: number;
+                            tagName: string;
+                            /** @description Stable attributes: data-testid, data-test, data-cy, id, role, aria-label, name, class. */
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            childElements: number;
+                            /** @description The level below is inside this element's open shadow root. */
+                            shadowHost?: boolean;
+                            /** @description This element's own ref. */
+                            ref?: string;
+                            containsRefs?: {
+                                count: number;
+                                /** @description The first few, in document order. */
+                                refs: string[];
+                                /** @description false: count is a lower bound. */
+                                complete: boolean;
+                            };
+                        }[];
+                        note?: string;
+                        omitted?: {
+                            refs: number;
+                            ancestors: number;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "explore.pattern": {
+        parameters: {
+            query: {
+                /** @description A ref from the latest snapshot (e12, or f1e3 inside an iframe). */
+                ref: string;
+                /** @description How many ancestors up from the target (1 = its parent). Past body: 400 level_out_of_range. */
+                level: number;
+                page?: string;
+                /** @description Response budget in tokens (≈ chars / 4). */
+                maxTokens?: number;
+                /** @description json (default) for programs, text for models. */
+                format?: "json" | "text";
+                maxSiblings?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ref: string;
+                        url: string;
+                        format: string;
+                        /** @description Estimated tokens of this body. */
+                        tokens: number;
+                        /** @description The budget cut something; omitted says what. */
+                        truncated: boolean;
+                        frame?: {
+                            url: string;
+                            name?: string;
+                        };
+                        /** @description format=text: the facts as compact text. */
+                        text?: string;
+                        ancestorLevel?: number;
+                        containerAt?: {
+                            tagName: string;
+                            /** @description Stable attributes: data-testid, data-test, data-cy, id, role, aria-label, name, class. */
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            childElements: number;
+                        };
+                        inShadowRoot?: boolean;
+                        targetSiblingIndex?: number;
+                        totalSiblings?: number;
+                        siblings?: {
+                            index: number;
+                            tagName: string;
+                            /** @description Stable attributes: data-testid, data-test, data-cy, id, role, aria-label, name, class. */
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            childElements: number;
+                            containsText: string[];
+                            /** @description Text pieces left out (absent: none). */
+                            textOmitted?: number;
+                            outline: {
+                                tag: string;
+                                role?: string;
+                                text?: string;
+                                testId?: string;
+                            }[];
+                            /** @description Outline items left out (absent: none). */
+                            outlineOmitted?: number;
+                            containsTarget?: boolean;
+                        }[];
+                        omitted?: {
+                            siblings: number;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "explore.anchors": {
+        parameters: {
+            query: {
+                /** @description A ref from the latest snapshot (e12, or f1e3 inside an iframe). */
+                ref: string;
+                /** @description How many ancestors up from the target (1 = its parent). Past body: 400 level_out_of_range. */
+                level: number;
+                page?: string;
+                /** @description Response budget in tokens (≈ chars / 4). */
+                maxTokens?: number;
+                /** @description json (default) for programs, text for models. */
+                format?: "json" | "text";
+                maxDescendants?: number;
+                maxDepth?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ref: string;
+                        url: string;
+                        format: string;
+                        /** @description Estimated tokens of this body. */
+                        tokens: number;
+                        /** @description The budget cut something; omitted says what. */
+                        truncated: boolean;
+                        frame?: {
+                            url: string;
+                            name?: string;
+                        };
+                        /** @description format=text: the facts as compact text. */
+                        text?: string;
+                        ancestorAt?: {
+                            level: number;
+                            tagName: string;
+                            /** @description Stable attributes: data-testid, data-test, data-cy, id, role, aria-label, name, class. */
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            childElements: number;
+                        };
+                        descendants?: {
+                            depth: number;
+                            /** @description Position among its parent's element children. */
+                            index: number;
+                            tagName: string;
+                            /** @description Stable attributes: data-testid, data-test, data-cy, id, role, aria-label, name, class. */
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            /** @description Explicit or implicit ARIA role of the tag. */
+                            role?: string;
+                            fullText?: string;
+                            directText?: string;
+                            /** @description heading, label, testid, interactive, text. */
+                            kind: string[];
+                            hidden?: boolean;
+                            isTarget?: boolean;
+                            containsTarget?: boolean;
+                        }[];
+                        totalAnchors?: number;
+                        scannedElements?: number;
+                        omitted?: {
+                            anchors: number;
+                            beyondDepth: number;
+                        };
+                        scanLimitReached?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.dom": {
+        parameters: {
+            query?: {
+                /** @description A ref from the latest snapshot. */
+                ref?: string;
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector (text=..., role=...). Bad syntax: 400 invalid_selector. */
+                selector?: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+                maxChildren?: number;
+                /** @description Wrapper levels to drill through. */
+                maxDepth?: number;
+                includeHidden?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description element, children[] (index, tag, attributes, role, box, text, visible, interactive), semanticChildren, skippedWrappers, layout, omitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.test-ids": {
+        parameters: {
+            query?: {
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+                /** @description Comma list (default data-testid,data-test,data-cy). */
+                attributes?: string;
+                /** @description Distinct values per attribute. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description total, byAttribute{attr: [{value, count, tag, visible}]}, duplicates[], omitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.query": {
+        parameters: {
+            query: {
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector. */
+                selector: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive), omitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.visibility": {
+        parameters: {
+            query?: {
+                /** @description A ref from the latest snapshot. */
+                ref?: string;
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector (text=..., role=...). Bad syntax: 400 invalid_selector. */
+                selector?: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description visible, hiddenReasons, inViewport, viewportRatio, opacity, display, visibility, clipped, clippedBy, covered, coveredBy, needsScroll, box, viewport */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.position": {
+        parameters: {
+            query?: {
+                /** @description A ref from the latest snapshot. */
+                ref?: string;
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector (text=..., role=...). Bad syntax: 400 invalid_selector. */
+                selector?: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description x, y, width, height, inViewport, viewportRatio, viewport, scroll, page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.state": {
+        parameters: {
+            query?: {
+                /** @description A ref from the latest snapshot. */
+                ref?: string;
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector (text=..., role=...). Bad syntax: 400 invalid_selector. */
+                selector?: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description tag, role, enabled, disabled, ariaDisabled, editable, readOnly, focused, visible, checked, selected, required, aria*, type, value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.attributes": {
+        parameters: {
+            query?: {
+                /** @description A ref from the latest snapshot. */
+                ref?: string;
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector (text=..., role=...). Bad syntax: 400 invalid_selector. */
+                selector?: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+                /** @description Comma list of attribute names. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description tag, all{}, data{}, aria{}, count, omitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.frames": {
+        parameters: {
+            query?: {
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description count, frames[] (index, url, name, depth, frameSelector, selector, src, title, box, visible), omitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "inspect.text": {
+        parameters: {
+            query?: {
+                /** @description A ref from the latest snapshot. */
+                ref?: string;
+                /** @description testid:x, data-test:x, data-cy:x, CSS, or a Playwright selector (text=..., role=...). Bad syntax: 400 invalid_selector. */
+                selector?: string;
+                page?: string;
+                /** @description json (default) or compact text with ✓/✗ symbols. */
+                format?: "json" | "text";
+                maxTokens?: number;
+                maxChars?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description tag, text, length, truncated, source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        format: string;
+                        tokens: number;
+                        truncated: boolean;
+                        ref?: string;
+                        selector?: string;
+                        /** @description How many elements the selector matched (the first is inspected). */
+                        matches?: number;
+                        frame?: {
+                            url: string;
+                            frameSelector: string;
+                        };
+                        text?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    dom: {
+        parameters: {
+            query?: {
+                page?: string;
+                /** @description Cap in tokens (chars / 4); default 6,000 = 24,000 chars. */
+                maxTokens?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                        title: string;
+                        dom: string;
+                        chars: number;
+                        tokens: number;
+                        truncated: boolean;
+                        maxChars: number;
+                        stats: {
+                            elements: number;
+                            interactive: number;
+                            shadowRoots: number;
+                            customElements: number;
+                            frames: number;
+                            skippedZeroSize: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    locators: {
+        parameters: {
+            query: {
+                ref: string;
+                page?: string;
+                max?: number;
+                /** @description Include Playwright's normalize() (it can take a second on big pages). */
+                baseline?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ref: string;
+                        url: string;
+                        target: {
+                            tag: string;
+                            role?: string;
+                            name?: string;
+                        };
+                        frameSelector?: string;
+                        locators: {
+                            /** @description Playwright code, e.g. page.getByTestId('product-card').filter({ hasText: 'iPhone 15 Pro' }).getByRole('button', { name: 'Add to Cart' }) */
+                            code: string;
+                            strategy: "role" | "container" | "own" | "structural" | "nth";
+                            /** @description nth(): breaks when matching elements are added, removed or reordered. */
+                            fragile?: boolean;
+                            /** @description The facts the candidate was built from. */
+                            why: string[];
+                            verified: {
+                                matches: number;
+                                sameElement: boolean;
+                            };
+                        }[];
+                        baseline: {
+                            source: string;
+                            code?: string;
+                            matches?: number;
+                            sameElement?: boolean;
+                            error?: string;
+                        };
+                        /** @description Candidates that failed verification (first 10). */
+                        rejected: {
+                            code: string;
+                            reason: string;
+                        }[];
+                        considered: number;
+                        verification: string;
+                        durationMs: number;
+                    };
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every error: a stable code, a message, optional details. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,2 @@
+// Saved smoke suites, deploy webhooks, schedules and result notifications (issue 13).
+export {};
