@@ -71,7 +71,12 @@ describe('loadConfig defaults', () => {
       RUN_MAX_TURNS_PER_CASE: c.runs.maxTurnsPerCase, RUN_MAX_TOKENS_PER_CASE: c.runs.maxTokensPerCase, RUN_MAX_TOKENS: c.runs.maxTokensPerRun,
       RUN_CASE_TIMEOUT_MS: c.runs.caseTimeoutMs, RUN_TIMEOUT_MS: c.runs.runTimeoutMs, RUN_ASSERT_TIMEOUT_MS: c.runs.assertTimeoutMs,
       FLOW_PLANNER: c.runs.planner, ANTHROPIC_MODEL: c.runs.anthropic.model, OPENAI_MODEL: c.runs.openai.model,
+      INBOX_DOMAIN: c.inbox.domain, INBOX_TTL_SECONDS: c.inbox.ttlSeconds, INBOX_MAX_MESSAGES: c.inbox.maxMessages,
+      INBOX_MAX_MESSAGE_BYTES: c.inbox.maxMessageBytes,
     };
+    // Inboxes are off by default; the SMTP listener binds where HTTP does unless told.
+    expect(c.inbox.smtpPort).toBeNull();
+    expect(c.inbox.smtpHost).toBe(c.host);
     // Derived at start from where the server listens (runtime.ts), not a literal value.
     expect(c.cluster.nodeUrl).toBe('');
     const derived = ['NODE_URL'];

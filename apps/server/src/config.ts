@@ -61,6 +61,12 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'OPENAI_API_KEY', default: '(none)', description: 'Key for the openai planner; any string for servers that need none (Ollama, vLLM, LM Studio).' },
   { name: 'OPENAI_BASE_URL', default: '(SDK default)', description: 'Base URL of an OpenAI-compatible chat completions API, e.g. http://localhost:11434/v1 for Ollama.' },
   { name: 'OPENAI_MODEL', default: 'gpt-4o-mini', description: 'Default model of the openai planner.' },
+  { name: 'SMTP_PORT', default: '(off)', description: 'Port of the built-in SMTP listener for disposable inboxes (POST /v1/inboxes); unset: inboxes are off.' },
+  { name: 'SMTP_HOST', default: '(HOST)', description: 'Interface the SMTP listener binds to.' },
+  { name: 'INBOX_DOMAIN', default: 'inbox.localhost', description: 'Domain of inbox addresses; point its MX at this service. Mail for any other domain or unknown address is refused at RCPT.' },
+  { name: 'INBOX_TTL_SECONDS', default: '3600', description: 'Default lifetime of an inbox and its messages (a request may ask for less or more, up to 7 days).' },
+  { name: 'INBOX_MAX_MESSAGES', default: '50', description: 'Messages one inbox accepts; beyond it, mail is refused (552).' },
+  { name: 'INBOX_MAX_MESSAGE_BYTES', default: '1048576', description: 'Largest message the SMTP listener accepts (552 beyond it).' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -95,6 +101,7 @@ export interface Config {
     anthropic: { apiKey: string; baseUrl: string; model: string };
     openai: { apiKey: string; baseUrl: string; model: string };
   };
+  inbox: { smtpPort: number | null; smtpHost: string; domain: string; ttlSeconds: number; maxMessages: number; maxMessageBytes: number };
   nodeId: string;
   logLevel: string;
 }
@@ -187,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return v.replace(/\/$/, '');
   };
   const stateDir = str('STATE_DIR', '.ariadne');
+  const inboxDomain = str('INBOX_DOMAIN', 'inbox.localhost').toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(inboxDomain)) problems.push(`INBOX_DOMAIN=${inboxDomain} must be a domain name such as inbox.example.test`);
 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
@@ -238,6 +247,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       planner: planner as 'rules' | 'anthropic' | 'openai',
       anthropic: { apiKey: str('ANTHROPIC_API_KEY', ''), baseUrl: baseUrl('ANTHROPIC_BASE_URL'), model: str('ANTHROPIC_MODEL', 'claude-haiku-4-5') },
       openai: { apiKey: str('OPENAI_API_KEY', ''), baseUrl: baseUrl('OPENAI_BASE_URL'), model: str('OPENAI_MODEL', 'gpt-4o-mini') },
+    },
+    inbox: {
+      smtpPort: (env.SMTP_PORT ?? '').trim() ? int('SMTP_PORT', 0, 0, 65535) : null,
+      smtpHost: str('SMTP_HOST', str('HOST', '127.0.0.1')),
+      domain: inboxDomain,
+      ttlSeconds: int('INBOX_TTL_SECONDS', 3600, 10, 7 * 86400),
+      maxMessages: int('INBOX_MAX_MESSAGES', 50, 1, 10_000),
+      maxMessageBytes: int('INBOX_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,

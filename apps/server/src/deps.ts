@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
 import type { SessionStore } from '@ariadne/cluster';
+import type { InboxStore } from '@ariadne/inbox';
 import type { Config } from './config.js';
 import type { ClusterNode } from './cluster.js';
 import type { Metrics } from './metrics.js';
@@ -17,5 +18,7 @@ export interface ServerDeps {
   store?: SessionStore;
   cluster?: ClusterNode | null;
   metrics?: Metrics;
+  /** Disposable inboxes (their SMTP listener runs when SMTP_PORT is set). */
+  inboxes?: InboxStore;
 }
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } from '@ariadne/cluster';
 import { BrowserPool, SessionManager } from '@ariadne/pool';
+import { InboxStore, startSmtpServer } from '@ariadne/inbox';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { joinCluster, type ClusterNode } from './cluster.js';
@@ -23,6 +24,8 @@ export interface Service {
   pool: BrowserPool;
   sessions: SessionManager;
   redis: Redis;
+  /** The SMTP listener's port when inboxes are on (SMTP_PORT=0 picks a free one). */
+  smtpPort: number | null;
   close(): Promise<void>;
 }
 
@@ -116,7 +119,26 @@ export async function startService(config: Config, logger: Logger = createLogger
     queued: async () => cluster?.admission.queued() ?? 0,
   }, config.nodeId);
   let cluster: ClusterNode | null = null;
-  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null };
+  const inboxes = new InboxStore(redis, config.redisPrefix, config.inbox.domain);
+  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null, inboxes };
+  let smtpPort: number | null = null;
+  if (config.inbox.smtpPort !== null) {
+    try {
+      const smtp = await startSmtpServer({
+        port: config.inbox.smtpPort,
+        host: config.inbox.smtpHost,
+        store: inboxes,
+        maxMessageBytes: config.inbox.maxMessageBytes,
+        maxMessagesPerInbox: config.inbox.maxMessages,
+        logger,
+      });
+      smtpPort = smtp.port;
+      cleanups.push(() => smtp.close());
+    } catch (err) {
+      await undo();
+      throw new StartupError(`Cannot listen for mail on ${config.inbox.smtpHost}:${config.inbox.smtpPort} (SMTP_PORT): ${(err as Error).message}`);
+    }
+  }
   // Shutdown runs these in reverse: HTTP first, then intake, sessions, membership.
   cleanups.push(async () => cluster?.leave());
   cleanups.push(async () => cluster?.stopIntake());
@@ -140,7 +162,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (config.apiKeys.size === 0) {
     logger.warn('No API keys configured: local open mode, every caller is tenant "local". Set API_KEYS before exposing this service.');
   }
-  logger.info({ url, node: config.nodeId, redis: embedded ? 'embedded' : 'external', pool: config.pool }, 'Ariadne is ready');
+  logger.info({ url, node: config.nodeId, redis: embedded ? 'embedded' : 'external', pool: config.pool, ...(smtpPort !== null ? { smtp: { port: smtpPort, domain: config.inbox.domain } } : {}) }, 'Ariadne is ready');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -155,5 +177,5 @@ export async function startService(config: Config, logger: Logger = createLogger
     })();
     return closing;
   };
-  return { app, url, config, logger, pool, sessions, redis, close };
+  return { app, url, config, logger, pool, sessions, redis, smtpPort, close };
 }

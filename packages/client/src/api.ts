@@ -2627,6 +2627,354 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List this tenant's inboxes */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            inboxes: {
+                                id: string;
+                                /** @description Send mail here (the service must receive mail for its domain: SMTP_PORT, INBOX_DOMAIN). */
+                                address: string;
+                                createdAt: string;
+                                expiresAt: string;
+                                /** @description Messages received so far. */
+                                messages: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a disposable inbox (an address that receives mail for this tenant until it expires) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Lifetime of the inbox and its messages (default INBOX_TTL_SECONDS). */
+                        ttlSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description Send mail here (the service must receive mail for its domain: SMTP_PORT, INBOX_DOMAIN). */
+                            address: string;
+                            createdAt: string;
+                            expiresAt: string;
+                            /** @description Messages received so far. */
+                            messages: number;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an inbox */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description Send mail here (the service must receive mail for its domain: SMTP_PORT, INBOX_DOMAIN). */
+                            address: string;
+                            createdAt: string;
+                            expiresAt: string;
+                            /** @description Messages received so far. */
+                            messages: number;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an inbox and its messages */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inbox's messages, oldest first, with the code and the confirmation link found in each
+         * @description With waitSeconds, answers as soon as a message past `after` (matching `subject`/`from` when given) arrives, or with what there is when the time is up.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Wait up to this long for a new message. */
+                    waitSeconds?: number;
+                    /** @description Only messages after the first N (e.g. the count you already have). */
+                    after?: number;
+                    /** @description Only messages whose subject contains this (case-insensitive). */
+                    subject?: string;
+                    /** @description Only messages whose sender contains this (case-insensitive). */
+                    from?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            inbox: {
+                                id: string;
+                                /** @description Send mail here (the service must receive mail for its domain: SMTP_PORT, INBOX_DOMAIN). */
+                                address: string;
+                                createdAt: string;
+                                expiresAt: string;
+                                /** @description Messages received so far. */
+                                messages: number;
+                            };
+                            messages: {
+                                id: string;
+                                receivedAt: string;
+                                from: string;
+                                to: string[];
+                                subject: string;
+                                /** @description The text body, or the HTML body as text when there is no text part (fromHtml). */
+                                text: string;
+                                fromHtml: boolean;
+                                links: {
+                                    url: string;
+                                    text?: string;
+                                    /** @description keyword: the link says verify/confirm/activate/sign in; first-link: the first link that is not an unsubscribe/privacy/tracking one. */
+                                    rule: string;
+                                }[];
+                                /** @description The verification code found in the message, and the rule that found it. */
+                                code: {
+                                    code: string;
+                                    /** @description keyword: near a word such as "code", "OTP", "verification"; subject: the subject's only number; only-number: the body's only 4-8 digit number. */
+                                    rule: string;
+                                    /** @description The text around the code. */
+                                    context: string;
+                                } | null;
+                                /** @description The confirmation (or magic sign-in) link, and the rule that found it. */
+                                link: {
+                                    url: string;
+                                    text?: string;
+                                    /** @description keyword: the link says verify/confirm/activate/sign in; first-link: the first link that is not an unsubscribe/privacy/tracking one. */
+                                    rule: string;
+                                } | null;
+                                size: number;
+                            }[];
+                            waited: boolean;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/stream": {
         parameters: {
             query?: never;
@@ -2720,7 +3068,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled";
                 message: string;
                 details?: {
                     [key: string]: unknown;

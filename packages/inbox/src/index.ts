@@ -1,2 +1,6 @@
-// Built-in disposable inboxes: SMTP receiver, Redis store, code and link extraction (issue 15).
-export {};
+// Built-in disposable inboxes (issue 15): an SMTP listener that accepts mail only for
+// addresses the service created, a Redis store with a TTL, and the rules that find a
+// verification code or a confirmation link in a message.
+export * from './extract.js';
+export * from './store.js';
+export * from './smtp.js';

@@ -42,6 +42,8 @@ export const ERROR_STATUS = {
   run_not_found: 404,
   run_finished: 409,
   no_passing_cases: 409,
+  inbox_not_found: 404,
+  inbox_disabled: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
