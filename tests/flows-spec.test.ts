@@ -1,66 +1,32 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR, startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
+import { specRunner, type SpecRunner } from './helpers/playwright-test.js';
 
 // GET /v1/runs/:id/spec hands back a Playwright Test file of the passing cases. Proof:
 // Playwright Test itself (@playwright/test, on the Debian Chromium) runs the exported
 // file against the fixture shop and it passes; the same file with one expected text
 // changed fails, so it really checks the page.
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PLAYWRIGHT = path.join(ROOT, 'node_modules/.bin/playwright');
-
 let svc: TestService;
 let fx: FixtureServer;
+let runner: SpecRunner;
 let dir: string;
 
 beforeAll(async () => {
   [svc, fx] = await Promise.all([startTestService(), startFixtureServer()]);
-  // Inside the repo, so the spec resolves @playwright/test from node_modules.
-  dir = mkdtempSync(path.join(ROOT, 'tests/.spec-run-'));
-  writeFileSync(path.join(dir, 'playwright.config.ts'), [
-    "import { defineConfig } from '@playwright/test';",
-    'export default defineConfig({',
-    "  testDir: '.',",
-    '  workers: 1,',
-    '  retries: 0,',
-    "  reporter: 'line',",
-    '  timeout: 60_000,',
-    `  outputDir: ${JSON.stringify(path.join(dir, 'results'))},`,
-    '  use: {',
-    "    browserName: 'chromium',",
-    `    launchOptions: { executablePath: ${JSON.stringify(process.env.CHROMIUM_PATH || '/usr/bin/chromium')}, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] },`,
-    '  },',
-    '});',
-  ].join('\n'));
+  runner = specRunner();
+  dir = runner.dir;
 });
 afterAll(async () => {
   await svc?.stop();
   await fx?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  runner?.remove();
 });
 
-function playwrightTest(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(PLAYWRIGHT, ['test', file, '--config', path.join(dir, 'playwright.config.ts')], {
-      cwd: dir,
-      env: { ...process.env, ...env, PLAYWRIGHT_BROWSERS_PATH: '0', CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+const playwrightTest = (file: string, env: Record<string, string>) => runner.run(file, env);
 
 async function finishedRun(body: unknown): Promise<any> {
   const res = await svc.api.post('/v1/runs', body);

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Admission, Membership, QUEUES, type SessionStore } from '@ariadne/cluster';
-import { createRunProcessor, DEFAULT_SETTINGS, markRunFailed, plannerFor, RunStore } from '@ariadne/flows';
+import { createRunProcessor, DEFAULT_SETTINGS, inboxFlowMail, markRunFailed, plannerFor, RunStore } from '@ariadne/flows';
+import { InboxStore } from '@ariadne/inbox';
 import { startWorkers, type WorkerHost } from '@ariadne/worker';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
 import type { Config } from './config.js';
@@ -91,6 +92,8 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
     runsDir: config.runs.dir,
     planners: (rec, secret) => plannerFor(rec, secret, plannerDefaults),
     logger: d.logger,
+    // Runs read email through the same inboxes as /v1/inboxes, when this service takes mail.
+    ...(config.inbox.smtpPort !== null ? { mail: (tenant: string) => inboxFlowMail(new InboxStore(d.redis, prefix, config.inbox.domain), tenant, config.inbox.ttlSeconds) } : {}),
     settings: {
       ...DEFAULT_SETTINGS,
       actionTimeoutMs: config.timeouts.actionMs,

@@ -82,6 +82,10 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
       else ok = (await loc!.isVisible().catch(() => false)) === (s === 'visible');
       return { passed: ok, actual: ok ? s : `not ${s}` };
     }
+    case 'email_received':
+    case 'http':
+      // Checked outside the page (CaseTools.assertOutside), never here.
+      return { passed: false, actual: `${check.type} is not a page check` };
   }
 }
 
@@ -121,6 +125,16 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
       const m = { checked: 'toBeChecked()', unchecked: 'not.toBeChecked()', enabled: 'toBeEnabled()', disabled: 'toBeDisabled()', visible: 'toBeVisible()', hidden: 'toBeHidden()' }[check.state];
       return `await expect(${at(target!)}).${m};`;
     }
+    case 'email_received':
+      // The exported spec reads the inbox through Ariadne's API (see spec.ts's inbox helper).
+      return `expect(await inbox.waitFor({ ${[check.from ? `from: ${q(check.from)}` : '', check.subject ? `subject: ${q(check.subject)}` : ''].filter(Boolean).join(', ')} })).toBeTruthy();`;
+    case 'http': {
+      const call = `await request.fetch(${q(check.url)}, { method: ${q(check.method)} })`;
+      const lines = [`const response = ${call};`];
+      if (check.status !== undefined) lines.push(`expect(response.status()).toBe(${check.status});`);
+      if (check.contains !== undefined) lines.push(`expect(await response.text()).toContain(${q(check.contains)});`);
+      return `{ ${lines.join(' ')} }`;
+    }
   }
 }
 
@@ -133,5 +147,7 @@ export function describeCheck(check: CheckSpec): string {
     case 'element_text': return `${check.ref ?? check.description} contains "${check.text}"`;
     case 'element_value': return `${check.ref ?? check.description} has value "${check.value}"`;
     case 'element_state': return `${check.ref ?? check.description} is ${check.state}`;
+    case 'email_received': return `an email arrived${check.from ? ` from "${check.from}"` : ''}${check.subject ? ` with subject "${check.subject}"` : ''}`;
+    case 'http': return `${check.method} ${check.url} answers${check.status !== undefined ? ` ${check.status}` : ''}${check.contains !== undefined ? ` containing "${check.contains}"` : ''}`;
   }
 }

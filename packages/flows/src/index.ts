@@ -18,3 +18,8 @@ export * from './planners/model.js';
 export * from './planners/anthropic.js';
 export * from './planners/openai.js';
 export * from './planners/replay.js';
+export * from './mail.js';
+export * from './mail-steps.js';
+export * from './one-time-code.js';
+export * from './http-request.js';
+export * from './planners/rules-mail.js';

@@ -117,6 +117,8 @@ export function parsePlan(source: string, opts: ParseOptions = {}): Plan {
   const substitute = (text: string, line: number): string =>
     text.replace(VAR, (_m, name: string) => {
       used.add(name);
+      // {{EMAIL}} is the run's inbox address, filled in when the step runs.
+      if (name === 'EMAIL' && !(name in vars)) return '{{EMAIL}}';
       if (!(name in vars)) {
         throw planError(line, `unknown variable {{${name}}}: pass it in "variables".`, { variable: name });
       }

@@ -94,6 +94,21 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
         const [dx, dy] = ({ up: [0, -600], down: [0, 600], left: [-600, 0], right: [600, 0] } as Record<string, number[]>)[d] ?? [0, 600];
         return [`await ${v}.mouse.wheel(${dx}, ${dy});`];
       }
+      // The run's inbox, through the Ariadne API (helper below).
+      case 'create_temp_email':
+        return [`await inbox.address();`];
+      case 'create_temp_email+fill':
+        return need('fill the email field') ?? [`await ${loc}.fill(await inbox.address());`];
+      case 'enter_code':
+        return [`await enterCode(${v}, (await inbox.next({ code: true })).code!.code);`];
+      case 'read_email_code':
+        return [];
+      case 'read_email_link':
+        return [`await ${v}.goto((await inbox.next({ link: true })).link!.url);`];
+      case 'wait_for_email':
+        return [`await inbox.waitFor({ ${p.text ? `subject: ${q(String(p.text))}` : ''} });`];
+      case 'http_request':
+        return [`await request.fetch(${q(String(p.url))}, { method: ${q(String(p.text ?? 'GET'))} });`];
       case 'assert': {
         const a = s.assertion;
         if (!a) return [];
@@ -105,10 +120,16 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
     }
   };
 
+  // The run's inbox address, wherever it was typed or expected, comes from the inbox
+  // helper in the spec (a new address per spec run).
+  const address = report.cases.flatMap((c) => c.steps).find((st) => st.action.startsWith('create_temp_email'))?.params?.value as string | undefined;
+  const usesInbox = report.cases.some((c) => c.steps.some((st) => /^(create_temp_email|enter_code|read_email|wait_for_email)/.test(st.action) || st.assertion?.check.type === 'email_received'));
+  const withInbox = (line: string) => (address && line.includes(address) ? line.split(address).join("' + (await inbox.address()) + '") : line);
+
   const body: string[] = [];
   for (const c of passing) {
     body.push('');
-    body.push(`  test(${q(`Case ${c.index}: ${c.name}`)}, async () => {`);
+    body.push(`  test(${q(`Case ${c.index}: ${c.name}`)}, async ({ request }) => {`);
     let lastAsked = '';
     const passed = c.steps.filter((s) => s.status === 'passed'); // a planner's recovered miss is not part of the flow
     for (const [i, s] of passed.entries()) {
@@ -122,7 +143,9 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
         const answer = next.params?.accept === false ? 'dialog.dismiss()' : `dialog.accept(${next.params?.promptText !== undefined ? str(String(next.params.promptText)) : ''})`;
         body.push(`    ${vars.get(s.role) ?? 'page'}.once('dialog', (dialog) => void ${answer});`);
       }
-      for (const line of stepCode(s)) body.push(`    ${line}`);
+      // The link of an email was opened: the recorded navigation to it is that step.
+      if (s.action === 'navigate' && passed[i - 1]?.action === 'read_email_link') continue;
+      for (const line of stepCode(s)) body.push(`    ${withInbox(line)}`);
     }
     body.push('  });');
   }
@@ -142,6 +165,7 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
     out.push('}');
     out.push('');
   }
+  if (usesInbox) out.push(...INBOX_HELPER);
   out.push(`const START_URL = ${q(report.url)};`);
   out.push('');
   out.push(`test.describe.serial(${q(`Ariadne run ${report.runId}`)}, () => {`);
@@ -166,3 +190,56 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
   out.push('});');
   return `${out.join('\n')}\n`;
 }
+
+// Emitted into specs whose run used the inbox: reads a fresh Ariadne inbox over its REST
+// API (ARIADNE_URL, ARIADNE_TOKEN), and enters a one-time code as the run did (a paste on
+// a split input, else a fill).
+const INBOX_HELPER = [
+  '// The run used an email inbox: this spec reads a fresh one from Ariadne (set ARIADNE_URL, and ARIADNE_TOKEN when keys are on).',
+  'type Mail = { subject: string; from: string; code: { code: string } | null; link: { url: string } | null };',
+  'const inbox = (() => {',
+  "  const base = process.env.ARIADNE_URL ?? 'http://127.0.0.1:3000';",
+  "  const headers: Record<string, string> = { 'content-type': 'application/json', ...(process.env.ARIADNE_TOKEN ? { authorization: `Bearer ${process.env.ARIADNE_TOKEN}` } : {}) };",
+  '  let box: Promise<{ id: string; address: string }> | null = null;',
+  '  let read = 0;',
+  '  const open = () => (box ??= fetch(`${base}/v1/inboxes`, { method: \'POST\', headers, body: \'{}\' }).then((r) => r.json()));',
+  '  const list = async (after: number, wait: number): Promise<Mail[]> => {',
+  '    const { id } = await open();',
+  '    const r = await fetch(`${base}/v1/inboxes/${id}/messages?after=${after}&waitSeconds=${wait}`, { headers });',
+  '    return (await r.json()).messages;',
+  '  };',
+  '  return {',
+  '    address: async () => (await open()).address,',
+  '    /** The next unread email (with a code / a link when asked), waiting up to 30 s. */',
+  '    async next(want: { code?: boolean; link?: boolean } = {}): Promise<Mail> {',
+  '      const deadline = Date.now() + 30_000;',
+  '      for (;;) {',
+  '        const mails = await list(read, 5);',
+  '        if (mails.length) { read += 1; const m = mails[0]; if ((!want.code || m.code) && (!want.link || m.link)) return m; continue; }',
+  "        if (Date.now() > deadline) throw new Error('No email arrived in 30 s.');",
+  '      }',
+  '    },',
+  '    async waitFor(want: { subject?: string; from?: string }): Promise<Mail | undefined> {',
+  '      const deadline = Date.now() + 30_000;',
+  '      for (;;) {',
+  '        const m = (await list(0, 2)).find((x) => (!want.subject || x.subject.toLowerCase().includes(want.subject.toLowerCase())) && (!want.from || x.from.toLowerCase().includes(want.from.toLowerCase())));',
+  '        if (m || Date.now() > deadline) return m;',
+  '      }',
+  '    },',
+  '  };',
+  '})();',
+  '',
+  'async function enterCode(page: Page, code: string): Promise<void> {',
+  "  const boxes = page.locator('input[maxlength=\"1\"]').filter({ visible: true });",
+  '  if ((await boxes.count()) >= 4) {',
+  '    await boxes.first().evaluate((el, text) => {',
+  '      const data = new DataTransfer();',
+  "      data.setData('text/plain', text);",
+  "      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));",
+  '    }, code);',
+  '  } else {',
+  "    await page.locator('input[autocomplete=\"one-time-code\"], input[name*=code i], input[id*=code i], input[name*=otp i]').first().fill(code);",
+  '  }',
+  '}',
+  '',
+];

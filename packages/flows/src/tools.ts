@@ -25,6 +25,7 @@ import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, S
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, verifiedLocator } from './locators.js';
 import type { PlanCase } from './plan.js';
+import type { FlowMail } from './mail.js';
 
 // The tools every planner acts through: snapshot, act by ref (or description), wait for
 // the page to settle, assert, complete. They enforce the case's limits, check for
@@ -73,7 +74,14 @@ export interface FlowSettings {
   limits: FlowLimits;
   /** Values of secret variables (PASSWORD, TOKEN, ...): recorded params show {{NAME}} instead. */
   secrets?: Record<string, string>;
+  /** The run's inbox (absent when this service receives no mail: SMTP_PORT unset). */
+  mail?: FlowMail | null;
+  /** Checks an outbound URL the run asks for (http_request): throws when the egress policy denies it. */
+  checkOutbound?: (url: string) => Promise<void>;
 }
+
+/** {{EMAIL}}: the run's inbox address, filled in when a step uses it (not a plan variable). */
+export const EMAIL_VAR = /\{\{\s*EMAIL\s*\}\}/g;
 
 export const SECRET_NAME = /pass|secret|token|key|otp|pin/i;
 
@@ -304,10 +312,93 @@ export class CaseTools {
     return step;
   }
 
+  /** The run's inbox, or null when the service receives no mail. */
+  get mail(): FlowMail | null {
+    return this.settings.mail ?? null;
+  }
+
+  /** Replaces {{EMAIL}} with the run's inbox address (creating the inbox on first use). */
+  async expandEmail(text: string): Promise<string> {
+    if (!text.match(EMAIL_VAR)) return text;
+    if (!this.mail) throw new AppError('inbox_disabled', 'This step uses {{EMAIL}}, but this service receives no mail: the operator sets SMTP_PORT and INBOX_DOMAIN.', { setting: 'SMTP_PORT' });
+    const address = await this.mail.address();
+    return text.replace(EMAIL_VAR, address);
+  }
+
+  /**
+   * A step that is not a plain page action (reading the inbox, entering a code, an HTTP
+   * request): runs fn and records the step, with the error when fn throws. onPage: fn runs
+   * in the role's tab queue and the step gets a screenshot like an action.
+   */
+  async record<T>(role: string, ask: AskContext, action: string, params: StepParams, fn: (state: PageState | null, step: StepRecord) => Promise<T>, opts: { onPage?: boolean } = {}): Promise<{ ok: boolean; step: StepRecord; result?: T; error?: StepError }> {
+    this.checkpoint();
+    this.checkRole(role);
+    const step = this.newStep(ask, role, action, redact(params, this.settings.secrets));
+    const started = Date.now();
+    const body = async (state: PageState | null) => {
+      try {
+        const result = await this.raceAbort(fn(state, step));
+        await this.finishStep(step, state, started);
+        return { ok: true, step, result };
+      } catch (err) {
+        if (err instanceof CaseStop) throw err;
+        step.status = 'failed';
+        step.error = errorOf(err);
+        await this.finishStep(step, state, started);
+        return { ok: false, step, error: step.error };
+      }
+    };
+    return opts.onPage ? this.session.run(role, (state) => body(state)) : body(null);
+  }
+
+  /** An assertion checked outside the page (an email arrived, an HTTP answer), recorded like any other. */
+  async assertOutside(role: string, check: CheckSpec, ask: AskContext & { description?: string }, evaluate: () => Promise<{ passed: boolean; actual?: string }>): Promise<AssertionRecord> {
+    this.checkpoint();
+    this.checkRole(role);
+    const step = this.newStep(ask, role, 'assert');
+    const started = Date.now();
+    const rec: AssertionRecord = {
+      ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
+      description: ask.description ?? describeCheck(check),
+      role,
+      check,
+      passed: false,
+      durationMs: 0,
+    };
+    try {
+      const out = await this.raceAbort(evaluate());
+      rec.passed = out.passed;
+      if (out.actual !== undefined) rec.actual = out.actual;
+      rec.expect = expectCode(check);
+      if (!out.passed) rec.error = { code: 'assertion_failed', message: `Expected ${describeCheck(check)}${out.actual ? `; ${out.actual}` : ''}.` };
+    } catch (err) {
+      if (err instanceof CaseStop) throw err;
+      rec.error = errorOf(err);
+    }
+    rec.durationMs = Date.now() - started;
+    step.status = rec.passed ? 'passed' : 'failed';
+    if (rec.error) step.error = rec.error;
+    step.assertion = rec;
+    this.report.assertions.push(rec);
+    await this.finishStep(step, null, started);
+    return rec;
+  }
+
   /** One action, by ref (or description as a fallback), with its verified locator recorded first. */
   async act(role: string, body: FlowAction, ask: AskContext, extra: { healed?: boolean; locatorCode?: string } = {}): Promise<ActResult> {
     this.checkpoint();
     this.checkRole(role);
+    // {{EMAIL}} in what is typed or opened: the run's inbox address.
+    for (const k of ['value', 'text', 'url'] as const) {
+      const v = body[k];
+      if (typeof v === 'string' && v.match(EMAIL_VAR)) {
+        try {
+          body = { ...body, [k]: await this.expandEmail(v) };
+        } catch (err) {
+          return { ok: false, step: await this.fail(role, ask, errorOf(err), body.action), error: errorOf(err) };
+        }
+      }
+    }
     const params: StepParams = {};
     for (const k of ['url', 'value', 'text', 'key', 'by', 'textGone', 'time', 'direction', 'accept', 'promptText'] as const) {
       if (body[k] !== undefined) (params as Record<string, unknown>)[k] = body[k];
@@ -498,6 +589,11 @@ export class CaseTools {
   async assert(role: string, check: CheckSpec, ask: AskContext & { description?: string; locatorCode?: string }): Promise<AssertionRecord> {
     this.checkpoint();
     this.checkRole(role);
+    // {{EMAIL}} in an expected text or value: the run's inbox address.
+    for (const k of ['text', 'value'] as const) {
+      const v = (check as Record<string, unknown>)[k];
+      if (typeof v === 'string' && v.match(EMAIL_VAR)) check = { ...check, [k]: await this.expandEmail(v).catch(() => v) } as CheckSpec;
+    }
     const step = this.newStep(ask, role, 'assert');
     const started = Date.now();
     return this.session.run(role, async (state) => {

@@ -25,7 +25,11 @@ export type CheckSpec =
   | { type: 'title'; op: 'is' | 'contains'; value: string }
   | { type: 'element_text'; ref?: string; description?: string; text: string }
   | { type: 'element_state'; ref?: string; description?: string; state: 'checked' | 'unchecked' | 'enabled' | 'disabled' | 'visible' | 'hidden' }
-  | { type: 'element_value'; ref?: string; description?: string; value: string };
+  | { type: 'element_value'; ref?: string; description?: string; value: string }
+  /** The run's inbox received a message (from / subject containing these), checked outside the page. */
+  | { type: 'email_received'; from?: string; subject?: string }
+  /** An HTTP request answers with this status / a body containing this text, checked outside the page. */
+  | { type: 'http'; method: string; url: string; status?: number; contains?: string };
 
 export interface AssertionRecord {
   /** The plan step (1-based) this assertion checks, when it checks one. */

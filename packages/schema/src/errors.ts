@@ -44,6 +44,10 @@ export const ERROR_STATUS = {
   no_passing_cases: 409,
   inbox_not_found: 404,
   inbox_disabled: 403,
+  // Flow steps that read the run's inbox (reported in run reports).
+  email_not_received: 422,
+  code_not_found: 422,
+  link_not_found: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,9 +1,12 @@
 import { findRef, indexRefs } from '@ariadne/page';
 
 const ACTIONABLE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option', 'spinbutton', 'slider']);
-import type { PlanCase } from '../plan.js';
+import { AppError } from '@ariadne/schema';
+import type { PlanCase, PlanStep } from '../plan.js';
+import { enterOneTimeCode } from '../one-time-code.js';
+import { assertEmailReceived, assertHttp, currentUrl, httpStep, nextCode, openEmailLink, useNewEmail } from '../mail-steps.js';
 import type { CheckSpec } from '../types.js';
-import { CaseStop, errorOf, type CaseTools, type FlowAction } from '../tools.js';
+import { CaseStop, errorOf, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import type { Planner } from './planner.js';
 
 // The shared loop of the model planners (Anthropic, OpenAI-compatible): the model gets
@@ -93,7 +96,7 @@ export const TOOLS: ToolDef[] = [
       type: 'object',
       properties: {
         step: STEP_ARG,
-        type: { type: 'string', enum: ['text_visible', 'text_hidden', 'url_contains', 'url_is', 'title_contains', 'element_contains', 'element_checked', 'element_unchecked', 'element_value'] },
+        type: { type: 'string', enum: ['text_visible', 'text_hidden', 'url_contains', 'url_is', 'title_contains', 'element_contains', 'element_checked', 'element_unchecked', 'element_value', 'email_received'] },
         text: { type: 'string' },
         value: { type: 'string' },
         ref: { type: 'string' },
@@ -102,6 +105,31 @@ export const TOOLS: ToolDef[] = [
       required: ['step', 'type'],
       additionalProperties: false,
     },
+  },
+  {
+    name: 'create_temp_email',
+    description: 'The run\'s disposable email address (created on first call, the same for the whole run; also written {{EMAIL}} in the plan). Type it into sign-up forms.',
+    parameters: { type: 'object', properties: { role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
+  },
+  {
+    name: 'wait_for_verification_code',
+    description: 'Wait (up to 30 s) for the next unread email and return the verification code found in it, with the rule that found it. Enter it with type (keyByKey: true for a split one-box-per-digit input).',
+    parameters: { type: 'object', properties: { role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
+  },
+  {
+    name: 'check_email_inbox',
+    description: 'List the emails the run\'s inbox received (from, subject, code, link), optionally waiting up to waitSeconds for one matching subject/from.',
+    parameters: { type: 'object', properties: { subject: { type: 'string' }, from: { type: 'string' }, waitSeconds: { type: 'integer', minimum: 0, maximum: 60 }, role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
+  },
+  {
+    name: 'open_email_link',
+    description: 'Open the confirmation (or magic sign-in) link of the next unread email in the role\'s tab. Snapshot afterwards.',
+    parameters: { type: 'object', properties: { role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
+  },
+  {
+    name: 'http_request',
+    description: 'Send an HTTP request from the service (check an API or that a webhook fired); relative URLs resolve against the role\'s page. With expectStatus/expectText and step, it records an assertion for that step.',
+    parameters: { type: 'object', properties: { method: { type: 'string' }, url: { type: 'string' }, body: { type: 'string' }, expectStatus: { type: 'integer', minimum: 100, maximum: 599 }, expectText: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['method', 'url'], additionalProperties: false },
   },
   {
     name: 'complete_case',
@@ -118,7 +146,8 @@ export const SYSTEM_PROMPT = [
   '3. Pass "step" (the plan step number) with every action and assertion.',
   '4. Every step marked MANDATORY needs an assert call that checks it; the service evaluates it on the page.',
   '5. When all steps are done (or the case cannot go on), call complete_case once.',
-  '6. Split one-time-code inputs: type the whole code into the first box with keyByKey: true.',
+  '6. Split one-time-code inputs (one box per digit): type the whole code into the first box with keyByKey: true.',
+  '7. Sign-up flows: create_temp_email gives the run\'s address ({{EMAIL}} in the plan); wait_for_verification_code reads the code from the next email; open_email_link opens its link.',
 ].join('\n');
 
 export function casePrompt(c: PlanCase, roles: string[]): string {
@@ -268,12 +297,31 @@ export abstract class ModelPlanner implements Planner {
         const refErr = await this.checkRef(tools, role, check.ref, mustSnapshot);
         if (refErr) return err(refErr.code, refErr.message);
       }
-      const rec = await tools.assert(role, check, { ...ask, description: planStep?.text });
+      const rec = check.type === 'email_received'
+        ? await assertEmailReceived(tools, role, { ...ask, description: planStep?.text }, { ...(check.from ? { from: check.from } : {}), ...(check.subject ? { subject: check.subject } : {}) })
+        : await tools.assert(role, check, { ...ask, description: planStep?.text });
       return { content: JSON.stringify({ passed: rec.passed, ...(rec.actual ? { actual: rec.actual } : {}), ...(rec.error ? { error: rec.error } : {}) }), isError: !rec.passed };
     }
     if (call.name === 'wait_for_stable') {
       const r = await tools.waitForStable(role, ask, { quietMs: a.quietMs as number | undefined, timeoutMs: a.timeoutMs as number | undefined });
       return { content: JSON.stringify(r), isError: false };
+    }
+    const outside = await this.outsideTool(call, a, tools, role, ask, planStep);
+    if (outside) return outside;
+    if (call.name === 'type' && a.keyByKey) {
+      // A split one-time-code input: a paste on the group (key presses box by box only if
+      // the page ignores it), then the boxes are read back.
+      const refErr = await this.checkRef(tools, role, String(a.ref), mustSnapshot);
+      if (refErr) return err(refErr.code, refErr.message);
+      const code = String(a.text ?? '');
+      const r = await tools.record(role, ask, 'enter_code', { value: code }, async (state, step) => {
+        const entry = await enterOneTimeCode(state!.page, code, tools.settings.actionTimeoutMs);
+        step.params = { value: code, key: entry.method };
+        if (entry.value !== code) throw new AppError('action_failed', `Entered ${code} (${entry.method}), but the fields hold "${entry.value}".`, { code, entered: entry.value });
+        return entry;
+      }, { onPage: true });
+      if (!r.ok) mustSnapshot.add(role);
+      return r.ok ? { content: JSON.stringify({ ok: true, ...r.result }), isError: false } : err(r.error!.code, r.error!.message, r.error!.details);
     }
     // Actions.
     let action: FlowAction;
@@ -298,6 +346,49 @@ export abstract class ModelPlanner implements Planner {
     }
     const o = res.outcome!;
     return { content: JSON.stringify({ ok: true, url: o.url, title: o.title, navigated: o.navigated, ...(o.dialog ? { dialog: o.dialog } : {}), ...(o.navigated ? { hint: 'The page changed: snapshot before acting on it.' } : {}) }), isError: false };
+  }
+
+  /** The tools that reach outside the page: the run's inbox and HTTP requests (null: not one of them). */
+  private async outsideTool(call: ToolCall, a: Record<string, unknown>, tools: CaseTools, role: string, ask: AskContext, planStep: PlanStep | undefined): Promise<{ content: string; isError: boolean } | null> {
+    const reply = (r: { ok: boolean; result?: unknown; error?: { code: string; message: string; details?: Record<string, unknown> } }) =>
+      r.ok ? { content: JSON.stringify(r.result ?? { ok: true }), isError: false } : { content: JSON.stringify({ error: r.error }), isError: true };
+    switch (call.name) {
+      case 'create_temp_email':
+        return reply(await useNewEmail(tools, role, ask, 'no'));
+      case 'wait_for_verification_code':
+        return reply(await tools.record(role, ask, 'read_email_code', {}, async (_s, step) => {
+          const { code, rule, message } = await nextCode(tools);
+          step.params = { value: code, text: `code from "${message.subject}" (${rule})` };
+          return { code, rule, subject: message.subject, from: message.from };
+        }));
+      case 'check_email_inbox':
+        return reply(await tools.record(role, ask, 'check_email_inbox', {}, async () => {
+          const want = { subject: str(a.subject), from: str(a.from) };
+          if (typeof a.waitSeconds === 'number' && a.waitSeconds > 0 && tools.mail) {
+            await tools.mail.any({ match: (m) => (!want.subject || m.subject.toLowerCase().includes(want.subject.toLowerCase())) && (!want.from || m.from.toLowerCase().includes(want.from.toLowerCase())), timeoutMs: a.waitSeconds * 1000 });
+          }
+          if (!tools.mail) throw new AppError('inbox_disabled', 'This service receives no mail (SMTP_PORT unset).');
+          return tools.mail.summary();
+        }));
+      case 'open_email_link': {
+        const r = await openEmailLink(tools, role, ask);
+        return r.ok ? { content: JSON.stringify({ ok: true, url: r.step.url, hint: 'The page changed: snapshot before acting on it.' }), isError: false } : { content: JSON.stringify({ error: r.error }), isError: true };
+      }
+      case 'http_request': {
+        const spec = { method: String(a.method), url: String(a.url), ...(typeof a.body === 'string' ? { body: a.body } : {}) };
+        const base = await currentUrl(tools, role);
+        if (planStep && (a.expectStatus !== undefined || a.expectText !== undefined)) {
+          const rec = await assertHttp(tools, role, { ...ask, description: planStep.text }, { method: spec.method.toUpperCase(), url: spec.url, ...(typeof a.expectStatus === 'number' ? { status: a.expectStatus } : {}), ...(typeof a.expectText === 'string' ? { contains: a.expectText } : {}) }, base);
+          return { content: JSON.stringify({ passed: rec.passed, actual: rec.actual, ...(rec.error ? { error: rec.error } : {}) }), isError: !rec.passed };
+        }
+        const r = await httpStep(tools, role, ask, spec, base);
+        if (!r.ok) return reply(r);
+        const ans = r.result!;
+        return { content: JSON.stringify({ status: ans.status, headers: ans.headers, body: ans.body.slice(0, 4000), truncated: ans.truncated || ans.body.length > 4000 }), isError: false };
+      }
+      default:
+        return null;
+    }
   }
 
   /** Seed 004 as rules: refs only from the last snapshot of a page the model has seen. */
@@ -332,6 +423,7 @@ function toCheck(a: Record<string, unknown>): CheckSpec | string {
     case 'element_checked': return ref ? { type: 'element_state', ref, state: 'checked' } : 'element_checked needs "ref".';
     case 'element_unchecked': return ref ? { type: 'element_state', ref, state: 'unchecked' } : 'element_unchecked needs "ref".';
     case 'element_value': return ref && value !== undefined ? { type: 'element_value', ref, value } : 'element_value needs "ref" and "value".';
+    case 'email_received': return { type: 'email_received', ...(value ? { from: value } : {}), ...(text ? { subject: text } : {}) };
     default: return `Unknown assertion type ${String(a.type)}.`;
   }
 }

@@ -1,8 +1,10 @@
 import { isElement, roleHintFor, type AriaElement, type AriaNode, type AriaRole } from '@ariadne/page';
 import { isAssertionStep, type PlanCase, type PlanStep } from '../plan.js';
 import type { CheckSpec } from '../types.js';
-import { CaseStop, type AskContext, type CaseTools } from '../tools.js';
+import { CaseStop, errorOf, type AskContext, type CaseTools } from '../tools.js';
 import type { Planner } from './planner.js';
+import { interpretMailStep, runMailStep } from './rules-mail.js';
+import { EMAIL_VAR } from '../tools.js';
 
 // The offline planner (the default): deterministic, no API key. It interprets one
 // imperative step at a time — go to / open, click, type/enter X into Y, select X in Y,
@@ -297,7 +299,20 @@ export class RulesPlanner implements Planner {
   async runStep(step: PlanStep, tools: CaseTools): Promise<boolean> {
     const ask: AskContext = { planStep: step.index, asked: step.text, secretParams: secretNames(step) };
     const role = step.role;
-    const intent = interpret(step.resolved);
+    // Steps outside the page (the run's inbox, HTTP checks) first.
+    const outside = interpretMailStep(step.resolved);
+    if (outside) return runMailStep(outside, step, tools, ask);
+    // {{EMAIL}}: the run's inbox address, known once the inbox exists.
+    let text = step.resolved;
+    if (text.match(EMAIL_VAR)) {
+      try {
+        text = await tools.expandEmail(text);
+      } catch (err) {
+        await tools.fail(role, ask, errorOf(err));
+        return false;
+      }
+    }
+    const intent = interpret(text);
     switch (intent.kind) {
       case 'unknown':
         await tools.fail(role, ask, {

@@ -6,6 +6,7 @@ import { parsePlan } from '../plan.js';
 import { runFlow, liveFlowSession } from '../loop.js';
 import { DiskArtifacts } from '../artifacts.js';
 import { errorOf, secretVariables, type FlowSettings } from '../tools.js';
+import type { FlowMail } from '../mail.js';
 import { ReplayPlanner } from '../planners/replay.js';
 import { AppError } from '@ariadne/schema';
 import type { Planner } from '../planners/planner.js';
@@ -35,6 +36,8 @@ export interface RunProcessorDeps {
   settings: FlowSettings;
   planners: PlannerFactory;
   logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+  /** The run's inbox, for steps that read email (absent: this service receives no mail). */
+  mail?: (tenant: string) => FlowMail;
   /** True once this node is shutting down (its browsers may be closed under a run). */
   shuttingDown?: () => boolean;
 }
@@ -162,7 +165,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       }
       const live = await d.sessions.use(rec.tenant, sessionId);
       liveSession = live;
-      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables) };
+      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables), mail: d.mail?.(rec.tenant) ?? null };
       // runFlow fills this report as it goes; emit() snapshots it.
       const runPromise = runFlow({
         runId: id,
