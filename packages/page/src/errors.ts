@@ -7,6 +7,10 @@ import type { PageState } from './page-state.js';
 
 export function toAppError(err: unknown, ctx: { action?: string; state?: PageState } = {}): AppError {
   if (err instanceof AppError) return err;
+  // A fault of our own code (not a Playwright error): internal, its text is never shown.
+  if (err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError || err instanceof EvalError || err instanceof URIError) {
+    return Object.assign(new AppError('internal_error', `${err.name}: ${err.message}`), { cause: err });
+  }
   const e = err as Error;
   const message = (e?.message ?? String(err)).replace(/\u001b\[[0-9;]*m/g, '');
   const [first, ...rest] = message.split('\n');
