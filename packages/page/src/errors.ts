@@ -34,6 +34,11 @@ export function toAppError(err: unknown, ctx: { action?: string; state?: PageSta
   if (/Unexpected token|is not a valid selector|Unknown engine|Malformed selector|while parsing selector/i.test(message)) {
     return new AppError('invalid_selector', first, details);
   }
+  // A JS exception inside injected code (Playwright's or ours), e.g. "page.ariaSnapshotJSON:
+  // RangeError: Maximum call stack size exceeded" on a hostile page: an internal fault.
+  if (/^[\w.]+: (TypeError|ReferenceError|RangeError|EvalError|URIError|InternalError|SyntaxError): /.test(first)) {
+    return Object.assign(new AppError('internal_error', first), { cause: err });
+  }
   if (/not an? (<select>|select|input|checkbox|radio)|Not a checkbox|Element is not|Cannot type|did not find some options|Error: (Not|Element)/i.test(message)) {
     return new AppError('action_failed', first, details);
   }
