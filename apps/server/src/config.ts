@@ -197,9 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
     const headersTimeoutMs = int('HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000);
     if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) cannot exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
-    const metricsPublic = str('METRICS_PUBLIC', '0');
-    if (!['0', '1', 'true', 'false'].includes(metricsPublic)) problems.push(`METRICS_PUBLIC=${metricsPublic} must be 0 or 1`);
-    return { requestTimeoutMs, headersTimeoutMs, metricsPublic: metricsPublic === '1' || metricsPublic === 'true' };
+    return { requestTimeoutMs, headersTimeoutMs, metricsPublic: int('METRICS_PUBLIC', 0, 0, 1) === 1 };
   };
 
   const config: Config = {
