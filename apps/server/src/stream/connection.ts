@@ -59,6 +59,8 @@ export class StreamConnection {
   private readonly watchers = new Map<string, { key: string; watcher: Watcher }>();
   private tokens: number;
   private lastRefill = Date.now();
+  private rateErrorsThisSecond = 0;
+  private rateWindow = 0;
   private alive = true;
   private pinger: NodeJS.Timeout | null = null;
   private closed = false;
@@ -152,7 +154,13 @@ export class StreamConnection {
   private async onMessage(data: RawData, binary: boolean): Promise<void> {
     if (!this.admit()) {
       // Every command gets an answer: over the rate it is rate_limited, with its own id.
+      // A message without an id (garbage) cannot be answered by id: those notices stay capped.
       const id = commandIdOf(data, binary, this.opts.maxMessageBytes);
+      if (id === null) {
+        const second = Math.floor(Date.now() / 1000);
+        if (second !== this.rateWindow) { this.rateWindow = second; this.rateErrorsThisSecond = 0; }
+        if (this.rateErrorsThisSecond++ >= 5) return;
+      }
       this.replyError(id, new AppError('rate_limited', `Too many messages: at most ${this.opts.messagesPerSecond} per second; this command was not run.`, { retryAfterMs: Math.ceil(1000 / this.opts.messagesPerSecond) }));
       return;
     }
