@@ -54,6 +54,13 @@ describe('item 11: nothing stays open for minutes, no command goes unanswered', 
     expect(headers.closedAfterMs!).toBeLessThan(5000);
     // Nothing half-made was kept.
     expect(svc.service.sessions.liveCount).toBe(0);
+    // A request sent in full may take longer than REQUEST_TIMEOUT_MS to answer.
+    const id = await api().createSession();
+    const started = Date.now();
+    const slow = await api().action(id, { action: 'wait_for', time: 3000 });
+    expect(slow.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+    await api().delete(`/v1/sessions/${id}`);
   });
 
   it('refuses one WebSocket more than STREAM_MAX_PER_SESSION before the upgrade, and frees the slot on close', async () => {
