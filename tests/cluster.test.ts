@@ -138,7 +138,7 @@ describe('admission queue', () => {
 
   const apiA = () => svc.api.withToken(KEY_A);
   const apiB = () => svc.api.withToken(KEY_B);
-  const queued = async () => (await svc.api.get('/v1/pressure')).body.queued;
+  const queued = async () => (await apiA().get('/v1/pressure')).body.queued;
 
   it('admits two, queues three in order, rejects one with 429, then times out the rest', async () => {
     const results: { i: number; status: number; id?: string; at: number; retryAfter?: string | null }[] = [];

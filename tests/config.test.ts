@@ -65,6 +65,8 @@ describe('loadConfig defaults', () => {
       DESCRIBE_WAIT_MS: c.timeouts.describeWaitMs, ALLOWED_SCHEMES: c.allowedSchemes.map((s) => s.slice(0, -1)).join(','),
       BODY_LIMIT_BYTES: c.bodyLimit, SHUTDOWN_TIMEOUT_MS: c.timeouts.shutdownMs, LOG_LEVEL: c.logLevel,
       STREAM_PING_INTERVAL_MS: c.stream.pingIntervalMs, STREAM_MESSAGES_PER_SECOND: c.stream.messagesPerSecond,
+      STREAM_MAX_PER_SESSION: c.stream.maxPerSession, REQUEST_TIMEOUT_MS: c.security.requestTimeoutMs,
+      HEADERS_TIMEOUT_MS: c.security.headersTimeoutMs, METRICS_PUBLIC: Number(c.security.metricsPublic),
       LEASE_TTL_MS: c.cluster.leaseTtlMs, HEARTBEAT_MS: c.cluster.heartbeatMs, REAP_INTERVAL_MS: c.cluster.reapIntervalMs,
       QUEUE_MAX: c.cluster.queueMax, QUEUE_TIMEOUT_SECONDS: c.cluster.queueTimeoutSeconds, WORKER_MODE: c.cluster.workerMode,
       RUN_CONCURRENCY: c.runs.concurrency, RUN_RETENTION_SECONDS: c.runs.retentionSeconds, RUN_MAX_STEPS_PER_CASE: c.runs.maxStepsPerCase,

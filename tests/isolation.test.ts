@@ -115,8 +115,8 @@ describe('tenants', () => {
 
     expect((await anon.get('/healthz')).status).toBe(200);
     expect((await anon.get('/readyz')).status).toBe(200);
-    // WebSocket-style ?token= works too.
-    expect((await anon.get(`/v1/sessions?token=${KEY_A}`)).status).toBe(200);
+    // ?token= is only for WebSocket upgrades and the live page (tests/security/auth-bypass.test.ts).
+    expect((await anon.get(`/v1/sessions?token=${KEY_A}`)).status).toBe(401);
   });
 
   it("answers another tenant's session exactly like a missing one", async () => {

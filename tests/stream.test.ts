@@ -310,13 +310,18 @@ describe('close codes', () => {
     expect((await svc.api.snapshot(fresh)).status).toBe(200);
   });
 
-  it('closes with 4401 without a valid key, and 1001 when the server shuts down', async () => {
+  it('refuses the upgrade with HTTP 401 without a valid key, and closes with 1001 when the server shuts down', async () => {
     const keyed = await startTestService({ API_KEYS: 'key-aaaaaaaaaaaaaaaa:tenant-a,key-bbbbbbbbbbbbbbbb:tenant-b' });
     try {
       const api = keyed.api.withToken('key-aaaaaaaaaaaaaaaa');
       const id = await api.createSession();
+      // No key: the upgrade is answered 401 before any socket exists (no close code).
       const none = StreamClient.connect(keyed.url, id);
-      expect(await none.closed).toEqual({ code: 4401, reason: 'unauthorized' });
+      const refused = await new Promise<number>((resolve) => {
+        none.ws.on('unexpected-response', (req, res) => { resolve(res.statusCode ?? 0); req.destroy(); });
+        none.ws.on('open', () => resolve(101));
+      });
+      expect(refused).toBe(401);
       // Another tenant's session is "not found", exactly like a missing one.
       const other = StreamClient.connect(keyed.url, id, { token: 'key-bbbbbbbbbbbbbbbb' });
       expect((await other.closed).code).toBe(4404);

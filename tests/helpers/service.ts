@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig, startService, type Service } from '@ariadne/server';
+import { createLogger, loadConfig, startService, type Service } from '@ariadne/server';
 
 // Starts a real Ariadne service in this process (embedded Redis in a temp dir, real
 // Chromium) and gives tests a small HTTP client for it.
@@ -10,6 +10,8 @@ export interface TestService {
   service: Service;
   url: string;
   api: Api;
+  /** Every log line the service wrote (JSON text), when started with { captureLogs: true }. */
+  logs: string[];
   stop(): Promise<void>;
 }
 
@@ -61,13 +63,13 @@ export class Api {
   }
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, opts: { captureLogs?: boolean } = {}): Promise<TestService> {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'ariadne-test-'));
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     STATE_DIR: stateDir,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (opts.captureLogs ? 'debug' : 'silent'),
     POOL_BROWSERS: '1',
     POOL_MAX_CONTEXTS_PER_BROWSER: '12',
     POOL_MAX_CONTEXTS: '12',
@@ -76,12 +78,17 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     DESCRIBE_WAIT_MS: '500',
     ...env,
   });
-  const service = await startService(config);
+  // The service's own logger (its serializers and redaction), writing into an array.
+  const logs: string[] = [];
+  const service = opts.captureLogs
+    ? await startService(config, createLogger(config, { write: (line: string) => { logs.push(line); } }))
+    : await startService(config);
   const url = service.url.replace('[::1]', '127.0.0.1');
   return {
     service,
     url,
     api: new Api(url),
+    logs,
     async stop() {
       await service.close();
       rmSync(stateDir, { recursive: true, force: true });

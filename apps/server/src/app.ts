@@ -27,6 +27,10 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: deps.config.bodyLimit,
+    // A stalled request (slow headers, a body that never ends) is cut off with 408;
+    // Node checks its connections every second so the limit holds to about a second.
+    requestTimeout: deps.config.security.requestTimeoutMs,
+    http: { headersTimeout: deps.config.security.headersTimeoutMs, requestTimeout: deps.config.security.requestTimeoutMs, connectionsCheckingInterval: 1000 },
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false } },
@@ -60,7 +64,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   registerErrorHandling(app, (code) => deps.metrics?.errors.inc({ code }));
   registerValidation(app);
   registerGracefulClose(app);
-  registerAuth(app, deps.config.apiKeys);
+  registerAuth(app, deps.config.apiKeys, { metricsPublic: deps.config.security.metricsPublic });
   await registerForwarding(app, deps);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -76,6 +80,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
     pingIntervalMs: deps.config.stream.pingIntervalMs,
     maxMessageBytes: deps.config.bodyLimit,
     messagesPerSecond: deps.config.stream.messagesPerSecond,
+    maxPerSession: deps.config.stream.maxPerSession,
     maxBufferedBytes: 1024 * 1024,
   }));
   return app;

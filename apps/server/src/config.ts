@@ -37,6 +37,10 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', description: 'Grace period for a graceful shutdown before browsers are killed.' },
   { name: 'STREAM_PING_INTERVAL_MS', default: '20000', description: 'WebSocket keep-alive ping interval; a client missing two pings is closed (4000).' },
   { name: 'STREAM_MESSAGES_PER_SECOND', default: '100', description: 'Messages a WebSocket client may send per second (bursts of 2x); beyond it: rate_limited replies.' },
+  { name: 'STREAM_MAX_PER_SESSION', default: '8', description: 'WebSockets (stream and live view) open at once on one session; one more is refused before the upgrade with 429 too_many_streams.' },
+  { name: 'REQUEST_TIMEOUT_MS', default: '30000', description: 'Time a client has to send a whole request (headers and body); a stalled upload is cut off with 408.' },
+  { name: 'HEADERS_TIMEOUT_MS', default: '10000', description: 'Time a client has to send the request headers (at most REQUEST_TIMEOUT_MS).' },
+  { name: 'METRICS_PUBLIC', default: '0', description: '1: GET /metrics and GET /v1/pressure answer without a key (for scrapers and load-balancer checks; tenant-labelled series are left out). 0: they need a key.' },
   { name: 'NODE_URL', default: 'http://HOST:PORT', description: 'How other nodes reach this one (forwarded requests). Set it when HOST is 0.0.0.0 or behind NAT.' },
   { name: 'LEASE_TTL_MS', default: '10000', description: 'A context lease (and a node) without a heartbeat for this long is dead; its sessions become lost.' },
   { name: 'HEARTBEAT_MS', default: '2000', description: 'How often a node renews its leases and its node record (at most LEASE_TTL_MS / 2).' },
@@ -84,7 +88,9 @@ export interface Config {
   allowedSchemes: string[];
   apiKeys: Map<string, string>;
   bodyLimit: number;
-  stream: { pingIntervalMs: number; messagesPerSecond: number };
+  stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number };
+  /** Request timeouts and public endpoints (see README "Security model"). */
+  security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean };
   cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
   runs: {
     dir: string;
@@ -196,6 +202,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const stateDir = str('STATE_DIR', '.ariadne');
   const inboxDomain = str('INBOX_DOMAIN', 'inbox.localhost').toLowerCase();
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(inboxDomain)) problems.push(`INBOX_DOMAIN=${inboxDomain} must be a domain name such as inbox.example.test`);
+  const securityConfig = () => {
+    const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
+    const headersTimeoutMs = int('HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000);
+    if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) cannot exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+    return { requestTimeoutMs, headersTimeoutMs, metricsPublic: int('METRICS_PUBLIC', 0, 0, 1) === 1 };
+  };
 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
@@ -223,7 +235,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stream: {
       pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),
       messagesPerSecond: int('STREAM_MESSAGES_PER_SECOND', 100, 1, 100_000),
+      maxPerSession: int('STREAM_MAX_PER_SESSION', 8, 1, 1000),
     },
+    security: securityConfig(),
     cluster: {
       nodeUrl: nodeUrl.replace(/\/$/, ''),
       leaseTtlMs,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { mapStrings, redactRequestUrl, redactText } from './security/redact.js';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } from '@ariadne/cluster';
@@ -26,21 +27,25 @@ export interface Service {
   redis: Redis;
   /** The SMTP listener's port when inboxes are on (SMTP_PORT=0 picks a free one). */
   smtpPort: number | null;
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
 export class StartupError extends Error {}
 
-export function createLogger(config: Config): Logger {
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
   return pino({
     level: config.logLevel,
     base: { node: config.nodeId },
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
     serializers: {
-      // Never log an API key passed as ?token= (WebSocket clients).
-      req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]') }),
+      // Never log an API key passed as ?token= (also percent-encoded: the query is decoded first).
+      req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: redactRequestUrl(req.url) }),
+      // URLs with user-info or query values and typed values (call logs) never reach a log line.
+      msg: (msg: unknown) => (typeof msg === 'string' ? redactText(msg) : msg),
     },
-  });
+    formatters: { log: (obj) => mapStrings(obj, redactText) as Record<string, unknown> },
+  }, destination);
 }
 
 export async function startService(config: Config, logger: Logger = createLogger(config)): Promise<Service> {
@@ -177,5 +182,5 @@ export async function startService(config: Config, logger: Logger = createLogger
     })();
     return closing;
   };
-  return { app, url, config, logger, pool, sessions, redis, smtpPort, close };
+  return { app, url, config, logger, pool, sessions, redis, metrics, smtpPort, close };
 }

@@ -246,7 +246,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics of this node */
+        /** Prometheus metrics of this node (needs a key unless METRICS_PUBLIC=1; public metrics carry no tenant labels) */
         get: {
             parameters: {
                 query?: never;
@@ -3068,7 +3068,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found";
                 message: string;
                 details?: {
                     [key: string]: unknown;

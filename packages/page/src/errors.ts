@@ -7,6 +7,10 @@ import type { PageState } from './page-state.js';
 
 export function toAppError(err: unknown, ctx: { action?: string; state?: PageState } = {}): AppError {
   if (err instanceof AppError) return err;
+  // A fault of our own code (not a Playwright error): internal, its text is never shown.
+  if (err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError || err instanceof EvalError || err instanceof URIError) {
+    return Object.assign(new AppError('internal_error', `${err.name}: ${err.message}`), { cause: err });
+  }
   const e = err as Error;
   const message = (e?.message ?? String(err)).replace(/\u001b\[[0-9;]*m/g, '');
   const [first, ...rest] = message.split('\n');
@@ -29,6 +33,11 @@ export function toAppError(err: unknown, ctx: { action?: string; state?: PageSta
   }
   if (/Unexpected token|is not a valid selector|Unknown engine|Malformed selector|while parsing selector/i.test(message)) {
     return new AppError('invalid_selector', first, details);
+  }
+  // A JS exception inside injected code (Playwright's or ours), e.g. "page.ariaSnapshotJSON:
+  // RangeError: Maximum call stack size exceeded" on a hostile page: an internal fault.
+  if (/^[\w.]+: (TypeError|ReferenceError|RangeError|EvalError|URIError|InternalError|SyntaxError): /.test(first)) {
+    return Object.assign(new AppError('internal_error', first), { cause: err });
   }
   if (/not an? (<select>|select|input|checkbox|radio)|Not a checkbox|Element is not|Cannot type|did not find some options|Error: (Not|Element)/i.test(message)) {
     return new AppError('action_failed', first, details);

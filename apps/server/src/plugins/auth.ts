@@ -2,9 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '@ariadne/schema';
 
-// API keys → tenants. Keys are compared as SHA-256 digests in constant time, against
-// every configured key (no early exit), and are never logged. No keys configured:
-// local open mode, every caller is tenant "local".
+// API keys → tenants, checked in ONE place for every request whatever its headers:
+// a WebSocket upgrade is authenticated here too, so a keyless upgrade is refused with
+// HTTP 401 before any socket is accepted. Keys are compared as SHA-256 digests in
+// constant time, against every configured key (no early exit), and are never logged.
+// No keys configured: local open mode, every caller is tenant "local".
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,23 +30,51 @@ export function makeAuthenticator(keys: Map<string, string>): (header: string | 
   };
 }
 
-/** Routes whose URL starts with one of these need no key (probes, docs). */
-const PUBLIC = ['/healthz', '/readyz', '/metrics', '/openapi', '/v1/pressure'];
+/** Routes (by route pattern, never by URL prefix) that need no key: probes. */
+const ALWAYS_PUBLIC = new Set(['/healthz', '/readyz']);
+/** Public only with METRICS_PUBLIC=1 (scrapers, load-balancer checks). */
+const METRICS_ROUTES = new Set(['/metrics', '/v1/pressure']);
+/** WebSocket routes: browsers cannot set headers on a WebSocket, so ?token= is accepted on the upgrade. */
+export const WEBSOCKET_ROUTES = new Set(['/v1/sessions/:id/stream', '/v1/runs/:id/stream']);
+/** Pages people open in a browser tab (GET only). */
+const QUERY_TOKEN_PAGES = new Set(['/v1/sessions/:id/live']);
 
-export function registerAuth(app: FastifyInstance, keys: Map<string, string>): void {
+export interface AuthOptions {
+  metricsPublic?: boolean;
+}
+
+export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): boolean {
+  if (!routeUrl) return false;
+  return ALWAYS_PUBLIC.has(routeUrl) || (!!opts.metricsPublic && METRICS_ROUTES.has(routeUrl));
+}
+
+export function registerAuth(app: FastifyInstance, keys: Map<string, string>, opts: AuthOptions = {}): void {
   const authenticate = makeAuthenticator(keys);
   app.decorateRequest('tenant', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (PUBLIC.some((p) => request.url === p || request.url.startsWith(`${p}?`) || request.url.startsWith(`${p}.`))) return;
-    // WebSocket clients cannot always set headers: accept ?token= as well.
-    const header = request.headers.authorization ?? tokenFromQuery(request.url);
+    // routeOptions.url is the matched route pattern (undefined for an unknown route,
+    // which needs a key too: no route probing without one).
+    const route = request.routeOptions.url;
+    // A real upgrade (request.ws, set by @fastify/websocket) on a route that is not a
+    // WebSocket route is refused, not accepted and then closed.
+    const upgrading = (request as FastifyRequest & { ws?: boolean }).ws === true;
+    if (upgrading && !(route && WEBSOCKET_ROUTES.has(route)) && isPublicRoute(route, opts)) {
+      throw new AppError('invalid_request', 'This route does not accept a WebSocket upgrade.');
+    }
+    if (isPublicRoute(route, opts)) return;
+    const header = request.headers.authorization ?? (queryTokenAllowed(request, route) ? tokenFromQuery(request.url) : undefined);
     const tenant = authenticate(header);
-    // A WebSocket upgrade is accepted so the stream can close with its documented
-    // 4401 code; the stream handler refuses it when tenant is empty.
-    if (!tenant && request.headers.upgrade?.toLowerCase() === 'websocket') return;
     if (!tenant) throw new AppError('unauthorized', 'Missing or invalid API key: send Authorization: Bearer <key>.');
     request.tenant = tenant;
+    if (upgrading && !(route && WEBSOCKET_ROUTES.has(route))) throw new AppError('invalid_request', 'This route does not accept a WebSocket upgrade.');
   });
+}
+
+function queryTokenAllowed(request: FastifyRequest, route: string | undefined): boolean {
+  if (!route) return false;
+  // request.ws: this request arrived as a real upgrade (set by @fastify/websocket).
+  if (WEBSOCKET_ROUTES.has(route)) return (request as FastifyRequest & { ws?: boolean }).ws === true;
+  return QUERY_TOKEN_PAGES.has(route) && request.method === 'GET';
 }
 
 function tokenFromQuery(url: string): string | undefined {

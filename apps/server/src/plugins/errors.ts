@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorCode } from '@ariadne/schema';
+import { publicError } from '../security/internal-errors.js';
 
 // One error shape everywhere: { error: { code, message, details? } }. Validation
 // failures name the field; Fastify's own 4xx (bad JSON, body too large) get stable
@@ -16,9 +17,12 @@ export function registerErrorHandling(app: FastifyInstance, onError: (code: stri
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
       onError(err.code);
-      if (err.status >= 500) request.log.warn({ code: err.code, details: err.details }, err.message);
+      // Internal faults are logged in full (redacted) and answered without their text.
+      const out = publicError(err, request.id);
+      if (err.code === 'internal_error') request.log.error({ err: (err as { cause?: unknown }).cause ?? err, details: err.details }, `internal error: ${err.message}`);
+      else if (err.status >= 500) request.log.warn({ code: err.code, details: out.details }, out.message);
       if (err.headers) reply.headers(err.headers);
-      return reply.status(err.status).send(err.toJSON());
+      return reply.status(err.status).send(out.toJSON());
     }
     const fe = err as FastifyError;
     if (fe.validation) {
@@ -38,8 +42,9 @@ export function registerErrorHandling(app: FastifyInstance, onError: (code: stri
     else if (status === 429) code = 'rate_limited';
     else if (status >= 400 && status < 500) code = 'invalid_request';
     if (code === 'internal_error') {
+      onError(code);
       request.log.error({ err }, 'unhandled error');
-      return reply.status(500).send({ error: { code, message: 'Internal error; it has been logged.' } });
+      return reply.status(500).send(publicError(err, request.id).toJSON());
     }
     return reply.status(code === 'invalid_request' ? 400 : status).send({ error: { code, message: fe.message } });
   });

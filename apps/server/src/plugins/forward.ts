@@ -44,7 +44,8 @@ export async function registerForwarding(app: FastifyInstance, deps: ServerDeps)
     const m = SESSION_PATH.exec(request.url);
     // A forwarded request is answered here, never forwarded again (no loops); stream
     // upgrades are proxied by the stream route itself.
-    if (!m || request.headers[FORWARDED_HEADER] || request.headers.upgrade || !request.tenant) return;
+    // (request.ws: a real upgrade; a stray Upgrade header on a REST call is forwarded like any call.)
+    if (!m || request.headers[FORWARDED_HEADER] || (request as { ws?: boolean }).ws || !request.tenant) return;
     const owner = await ownerOf(deps, request.tenant, decodeURIComponent(m[1]));
     if (owner.kind === 'local') return;
     deps.metrics?.forwarded.inc({ kind: 'http' });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { ServerDeps } from '../deps.js';
+import { withoutTenantSeries } from '../security/public-metrics.js';
 
 // Backpressure and metrics for load balancers and Prometheus.
 
@@ -77,9 +78,10 @@ export const opsRoutes = (deps: ServerDeps): FastifyPluginAsync => async (app) =
   });
 
   app.get('/metrics', {
-    schema: { tags: ['ops'], summary: 'Prometheus metrics of this node', response: { 200: Type.String() } },
+    schema: { tags: ['ops'], summary: 'Prometheus metrics of this node (needs a key unless METRICS_PUBLIC=1; public metrics carry no tenant labels)', response: { 200: Type.String() } },
   }, async (_req, reply) => {
     if (!deps.metrics) return reply.type('text/plain').send('');
-    return reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+    const text = await deps.metrics.registry.metrics();
+    return reply.type(deps.metrics.registry.contentType).send(deps.config.security.metricsPublic ? withoutTenantSeries(text) : text);
   });
 };

@@ -4,6 +4,7 @@ import { ErrorResponse, RoleName } from '@ariadne/schema';
 import { toAppError } from '@ariadne/page';
 import type { ServerDeps } from '../deps.js';
 import { ALL_OPS, isBinary, type PageOp } from '../ops/index.js';
+import { withoutTypedValues } from '../security/internal-errors.js';
 
 // Serves every page operation as REST under /v1/sessions/:id/roles/:role/...
 // Commands on one tab run in order (the tab's queue); different roles run concurrently.
@@ -66,7 +67,7 @@ export async function runOp(deps: ServerDeps, op: PageOp, call: OpCall): Promise
     try {
       return await op.run({ deps, session, role, state }, call.input);
     } catch (err) {
-      const e = toAppError(err, { state });
+      const e = withoutTypedValues(toAppError(err, { state }), call.input.body);
       outcome = e.code;
       throw e;
     } finally {

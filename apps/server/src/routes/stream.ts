@@ -8,6 +8,7 @@ import { CLOSE } from '../stream/close-codes.js';
 import { livePage } from '../stream/live-page.js';
 import { proxyStream } from '../stream/proxy.js';
 import { FORWARDED_HEADER, forwardHeaders, ownerOf } from '../plugins/forward.js';
+import { StreamSlots } from '../security/stream-guard.js';
 
 // GET /v1/sessions/:id/stream (WebSocket): commands, events, screencast.
 // GET /v1/sessions/:id/live: a page people open in a browser to watch a session.
@@ -16,6 +17,7 @@ export const streamRoutes = (deps: ServerDeps, opts: StreamOptions): FastifyPlug
   const hub = new EventHub(deps.sessions);
   const screencasts = new ScreencastRegistry();
   const connections = new Set<StreamConnection>();
+  const slots = new StreamSlots(opts.maxPerSession ?? 8);
 
   app.addHook('preClose', async () => {
     for (const c of connections) c.close(CLOSE.shutting_down.code, CLOSE.shutting_down.reason);
@@ -32,11 +34,15 @@ export const streamRoutes = (deps: ServerDeps, opts: StreamOptions): FastifyPlug
         token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set the Authorization header.' })),
       }),
     },
+    // Before the upgrade: one more socket than STREAM_MAX_PER_SESSION is refused with 429.
+    preHandler: async (req) => {
+      if ((req as { ws?: boolean }).ws) slots.take(req, req.tenant, (req.params as { id: string }).id);
+    },
   }, (socket, req) => {
     const { id } = req.params as { id: string };
     const { since } = req.query as { since?: number };
     const serveHere = () => {
-      const conn = new StreamConnection(socket, deps, hub, screencasts, req.tenant, id, opts, req.log);
+      const conn = new StreamConnection(socket, deps, hub, screencasts, req.tenant, id, opts, req.log, req.id);
       connections.add(conn);
       socket.on('close', () => connections.delete(conn));
       void conn.start(since);

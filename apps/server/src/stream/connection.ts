@@ -11,6 +11,8 @@ import { CLOSE, closeForEnd, type CloseKey } from './close-codes.js';
 import { EVENT_TYPES, type EventHub, type EventType, type StreamEvent } from './event-hub.js';
 import type { ScreencastRegistry } from './screencast-registry.js';
 import type { Watcher } from './screencast.js';
+import { publicError } from '../security/internal-errors.js';
+import { commandIdOf } from '../security/stream-guard.js';
 
 // One WebSocket client of one session: commands in ({ id, op, role?, page?, params }),
 // results and errors out ({ id, result } / { id, error }), events pushed as they
@@ -23,6 +25,8 @@ export interface StreamOptions {
   messagesPerSecond: number;
   /** Frames are dropped for a client whose socket has more than this buffered. */
   maxBufferedBytes: number;
+  /** WebSockets open at once on one session (checked before the upgrade, routes/stream.ts). */
+  maxPerSession?: number;
 }
 
 const ajv = new Ajv({ useDefaults: true, coerceTypes: false, allErrors: false, strict: false });
@@ -80,6 +84,7 @@ export class StreamConnection {
     private readonly sessionId: string,
     private readonly opts: StreamOptions,
     private readonly log: FastifyBaseLogger,
+    private readonly requestId?: string,
   ) {
     this.tokens = opts.messagesPerSecond * 2;
   }
@@ -128,8 +133,9 @@ export class StreamConnection {
   }
 
   private replyError(id: unknown, err: unknown): void {
-    const e = isAppError(err) ? err : new AppError('internal_error', 'Internal error; it has been logged.');
-    if (!isAppError(err)) this.log.error({ err }, 'stream command failed');
+    // Internal faults are logged and answered without their text (same as REST).
+    if (!isAppError(err) || err.code === 'internal_error') this.log.error({ err: (err as { cause?: unknown }).cause ?? err }, 'stream command failed');
+    const e = publicError(err, this.requestId);
     this.send({ id, error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } });
   }
 
@@ -147,9 +153,15 @@ export class StreamConnection {
 
   private async onMessage(data: RawData, binary: boolean): Promise<void> {
     if (!this.admit()) {
-      const second = Math.floor(Date.now() / 1000);
-      if (second !== this.rateWindow) { this.rateWindow = second; this.rateErrorsThisSecond = 0; }
-      if (this.rateErrorsThisSecond++ < 5) this.replyError(null, new AppError('rate_limited', `Too many messages: at most ${this.opts.messagesPerSecond} per second.`));
+      // Every command gets an answer: over the rate it is rate_limited, with its own id.
+      // A message without an id (garbage) cannot be answered by id: those notices stay capped.
+      const id = commandIdOf(data, binary, this.opts.maxMessageBytes);
+      if (id === null) {
+        const second = Math.floor(Date.now() / 1000);
+        if (second !== this.rateWindow) { this.rateWindow = second; this.rateErrorsThisSecond = 0; }
+        if (this.rateErrorsThisSecond++ >= 5) return;
+      }
+      this.replyError(id, new AppError('rate_limited', `Too many messages: at most ${this.opts.messagesPerSecond} per second; this command was not run.`, { retryAfterMs: Math.ceil(1000 / this.opts.messagesPerSecond) }));
       return;
     }
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
