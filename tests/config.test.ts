@@ -71,6 +71,7 @@ describe('loadConfig defaults', () => {
       RUN_MAX_TURNS_PER_CASE: c.runs.maxTurnsPerCase, RUN_MAX_TOKENS_PER_CASE: c.runs.maxTokensPerCase, RUN_MAX_TOKENS: c.runs.maxTokensPerRun,
       RUN_CASE_TIMEOUT_MS: c.runs.caseTimeoutMs, RUN_TIMEOUT_MS: c.runs.runTimeoutMs, RUN_ASSERT_TIMEOUT_MS: c.runs.assertTimeoutMs,
       FLOW_PLANNER: c.runs.planner, ANTHROPIC_MODEL: c.runs.anthropic.model, OPENAI_MODEL: c.runs.openai.model,
+      MCP_IDLE_TIMEOUT_SECONDS: c.mcp.idleTimeoutSeconds,
     };
     // Derived at start from where the server listens (runtime.ts), not a literal value.
     expect(c.cluster.nodeUrl).toBe('');
@@ -80,6 +81,13 @@ describe('loadConfig defaults', () => {
       expect(v.name in actual, `${v.name} is new: add it to this test with the Config field it sets`).toBe(true);
       expect(String(actual[v.name]), v.name).toBe(v.default);
     }
+  });
+
+  it('derives the hosts /mcp accepts from HOST, NODE_URL and MCP_ALLOWED_HOSTS', () => {
+    expect(loadConfig({}).mcp.allowedHosts.sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
+    const c = loadConfig({ HOST: '0.0.0.0', NODE_URL: 'http://node-a.internal:3000', MCP_ALLOWED_HOSTS: ' Ariadne.Example.com ,tools.local' });
+    expect(c.mcp.allowedHosts).toEqual(expect.arrayContaining(['node-a.internal', 'ariadne.example.com', 'tools.local']));
+    expect(c.mcp.allowedHosts).not.toContain('0.0.0.0');
   });
 
   it('treats empty and blank values as unset, and trims', () => {

@@ -61,6 +61,8 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'OPENAI_API_KEY', default: '(none)', description: 'Key for the openai planner; any string for servers that need none (Ollama, vLLM, LM Studio).' },
   { name: 'OPENAI_BASE_URL', default: '(SDK default)', description: 'Base URL of an OpenAI-compatible chat completions API, e.g. http://localhost:11434/v1 for Ollama.' },
   { name: 'OPENAI_MODEL', default: 'gpt-4o-mini', description: 'Default model of the openai planner.' },
+  { name: 'MCP_ALLOWED_HOSTS', default: '(loopback, HOST, NODE_URL host)', description: 'Comma list of host names the /mcp endpoint accepts in Host and Origin (DNS-rebinding defence); * accepts any.' },
+  { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -79,6 +81,7 @@ export interface Config {
   apiKeys: Map<string, string>;
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number };
+  mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
   cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
   runs: {
     dir: string;
@@ -215,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),
       messagesPerSecond: int('STREAM_MESSAGES_PER_SECOND', 100, 1, 100_000),
     },
+    mcp: {
+      allowedHosts: mcpAllowedHosts(str('MCP_ALLOWED_HOSTS', ''), str('HOST', '127.0.0.1'), nodeUrl),
+      idleTimeoutSeconds: int('MCP_IDLE_TIMEOUT_SECONDS', 600, 1, 86_400),
+    },
     cluster: {
       nodeUrl: nodeUrl.replace(/\/$/, ''),
       leaseTtlMs,
@@ -244,4 +251,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Host names /mcp accepts: loopback, the listening HOST and NODE_URL's host, plus MCP_ALLOWED_HOSTS. */
+function mcpAllowedHosts(list: string, host: string, nodeUrl: string): string[] {
+  const out = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (host && !['0.0.0.0', '::'].includes(host)) out.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
+  if (nodeUrl) {
+    try {
+      out.add(new URL(nodeUrl).hostname.toLowerCase());
+    } catch {
+      /* reported by the NODE_URL check */
+    }
+  }
+  for (const h of list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) out.add(h);
+  return [...out];
 }
