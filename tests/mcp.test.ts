@@ -291,6 +291,14 @@ describe('MCP over Streamable HTTP', () => {
       });
       expect(res.status).toBe(404);
       expect((await res.json()).error.code).toBe('mcp_session_not_found');
+      // ?token= instead of the header (clients that cannot set one): the tools run as that tenant.
+      const viaQuery = await connectHttpMcp(`${svc.url}`, undefined, `?token=${KEY_B}`);
+      try {
+        expect((await viaQuery.call('browser_navigate', { url: `${fx.url}/products.html` })).isError).toBe(false);
+        expect(await sessionsOf(apiB)).toBe(2);
+      } finally {
+        await viaQuery.close();
+      }
       // No key at all.
       const anon = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(anon.status).toBe(401);
@@ -299,6 +307,37 @@ describe('MCP over Streamable HTTP', () => {
     }
     await until(async () => (await sessionsOf(apiA)) + (await sessionsOf(apiB)) === 0, 5000, 'sessions deleted');
   }, 60_000);
+
+  it('caps the MCP sessions one tenant may hold', async () => {
+    const init = (n: number) =>
+      fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY_B}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      });
+    const ids: string[] = [];
+    for (let i = 0; i < 32; i++) {
+      const res = await init(i);
+      expect(res.status).toBe(200);
+      ids.push(res.headers.get('mcp-session-id')!);
+      await res.body?.cancel();
+    }
+    const over = await init(99);
+    expect(over.status).toBe(429);
+    expect((await over.json()).error.code).toBe('rate_limited');
+    // Another tenant is not affected; closing one frees a slot.
+    const a = await connectHttpMcp(svc.url, KEY_A);
+    await a.close();
+    const del = await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${KEY_B}`, 'mcp-session-id': ids[0], 'mcp-protocol-version': '2025-06-18' } });
+    expect(del.status).toBe(200);
+    const again = await init(100);
+    expect(again.status).toBe(200);
+    ids.push(again.headers.get('mcp-session-id')!);
+    await again.body?.cancel();
+    for (const id of ids.slice(1)) {
+      await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${KEY_B}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
+    }
+  });
 
   it('rejects a foreign Host or Origin (DNS rebinding)', async () => {
     const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });

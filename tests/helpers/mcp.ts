@@ -11,8 +11,8 @@ export interface HttpMcpClient {
   close(): Promise<void>;
 }
 
-export async function connectHttpMcp(baseUrl: string, token?: string): Promise<HttpMcpClient> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+export async function connectHttpMcp(baseUrl: string, token?: string, query = ''): Promise<HttpMcpClient> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${query}`), {
     requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
   });
   const client = new Client({ name: 'ariadne-test', version: '1.0.0' });

@@ -22,11 +22,15 @@ interface Entry {
 
 export interface McpHttpOptions extends AriadneMcpOptions {
   idleTimeoutMs: number;
+  /** Open MCP sessions one tenant may hold (each may hold a browser session). Default 32. */
+  maxSessionsPerTenant?: number;
   /** A backend that calls the service as the holder of this Authorization header. */
   backendFor(getAuthorization: () => string | undefined): HttpBackend;
 }
 
-export type McpHttpOutcome = { handled: true } | { handled: false; status: number; code: 'mcp_session_not_found' | 'invalid_request'; message: string };
+export type McpHttpOutcome =
+  | { handled: true }
+  | { handled: false; status: number; code: 'mcp_session_not_found' | 'invalid_request' | 'rate_limited'; message: string };
 
 export class McpHttpSessions {
   private readonly sessions = new Map<string, Entry>();
@@ -63,6 +67,12 @@ export class McpHttpSessions {
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return { handled: false, status: 400, code: 'invalid_request', message: 'Send an initialize request first (no Mcp-Session-Id header given).' };
+    }
+    const max = this.opts.maxSessionsPerTenant ?? 32;
+    let held = 0;
+    for (const e of this.sessions.values()) if (e.tenant === tenant) held++;
+    if (held >= max) {
+      return { handled: false, status: 429, code: 'rate_limited', message: `This key already holds ${held} MCP sessions (at most ${max}): close one (DELETE /mcp) or let it idle out.` };
     }
     const entry = {} as Entry;
     entry.tenant = tenant;

@@ -36,6 +36,7 @@ export function mcpRoutes(deps: ServerDeps): FastifyPluginAsync {
     app.route({
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
+      // ?token= works here as on every route (clients that cannot set headers).
       schema: {
         tags: ['mcp'],
         summary: 'MCP server (Streamable HTTP): browser, exploration, inspection, locator and flow tools over this API',
@@ -45,8 +46,11 @@ export function mcpRoutes(deps: ServerDeps): FastifyPluginAsync {
       handler: async (request, reply) => {
         const problem = checkHostAndOrigin(request.headers.host, request.headers.origin, allowed);
         if (problem) throw new AppError('forbidden_origin', problem);
+        // The tools call the API as this caller: with its header, or the ?token= the auth hook accepted.
+        const token = new URL(request.url, 'http://x').searchParams.get('token');
+        const authorization = request.headers.authorization ?? (token ? `Bearer ${token}` : undefined);
         reply.hijack();
-        const out = await sessions.handle(request.tenant, request.headers.authorization, request.raw, reply.raw, request.body);
+        const out = await sessions.handle(request.tenant, authorization, request.raw, reply.raw, request.body);
         if (!out.handled && !reply.raw.headersSent) {
           reply.raw.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
           reply.raw.end(JSON.stringify({ error: { code: out.code, message: out.message } }));
