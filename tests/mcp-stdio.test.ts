@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,31 @@ async function connect(args: string[]) {
 }
 
 const sessions = async () => (await api.get('/v1/sessions')).body.sessions as { id: string; metadata?: Record<string, string> }[];
+
+describe('the ariadne command', () => {
+  const run = (args: string[]) => new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+
+  it('is the package bin and dispatches run and mcp', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.bin).toEqual({ ariadne: 'bin/ariadne.mjs' });
+    let r = await run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/run <plan\.md>/);
+    r = await run(['run', '--help']);
+    expect(r.out).toMatch(/Usage: ariadne run <plan\.md> --url/);
+    r = await run(['mcp', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Usage: ariadne mcp/);
+    r = await run(['mcp', '--bogus']);
+    expect(r.code).toBe(2);
+  });
+});
 
 describe('ariadne mcp (stdio)', () => {
   it('serves the tools over a remote Ariadne, one session per client, deleted when the client goes', async () => {
