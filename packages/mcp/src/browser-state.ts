@@ -46,12 +46,14 @@ export class BrowserState {
     return `/v1/sessions/${id}/roles/${encodeURIComponent(this.role)}`;
   }
 
-  /** A call to the service; a 410 (session gone) forgets the session so the next call makes a new one. */
+  /** A call to the service; a session that is gone is forgotten, so the next call makes a new one. */
   async call<T = any>(method: string, path: string, opts: { query?: Query; body?: unknown } = {}): Promise<T> {
     try {
       return jsonOf<T>(await this.http.request(method, path, opts));
     } catch (err) {
-      if (err instanceof AriadneCallError && err.status === 410 && !this.closed) {
+      // Gone (410) or no longer known (404 session_not_found, e.g. its record expired).
+      const gone = err instanceof AriadneCallError && (err.status === 410 || err.code === 'session_not_found');
+      if (gone && this.sessionId && path.startsWith(`/v1/sessions/${this.sessionId}`) && !this.closed) {
         this.sessionId = null;
         err.details.hint = `${err.details.hint ? `${err.details.hint} ` : ''}The browser session ended; the next tool call starts a new one (roles and pages are gone).`;
       }
