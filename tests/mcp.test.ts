@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { startTestService, type TestService, Api } from './helpers/service.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { connectHttpMcp, REQUIRED_TOOLS, until, type HttpMcpClient } from './helpers/mcp.js';
+import { connectHttpMcp as connect, REQUIRED_TOOLS, until } from './helpers/mcp.js';
 
 // The MCP server over Streamable HTTP at /mcp, driven by the SDK's own Client: tools
 // against fixture pages, errors as tool errors with code/hint/diagnostics, tenants and
@@ -26,6 +26,18 @@ afterAll(async () => {
   await svc?.stop();
   await fx?.close();
 });
+
+// Every tool this file calls, to check at the end that none was left out.
+const called = new Set<string>();
+async function connectHttpMcp(...args: Parameters<typeof connect>) {
+  const c = await connect(...args);
+  const call = c.call;
+  c.call = (name, a) => {
+    called.add(name);
+    return call(name, a);
+  };
+  return c;
+}
 
 const sessionsOf = async (api: Api) => (await api.get('/v1/sessions')).body.total as number;
 const refIn = (text: string, line: RegExp) => {
@@ -156,6 +168,9 @@ describe('MCP over Streamable HTTP', () => {
       r = await c.call('browser_network_requests', {});
       expect(r.text).toMatch(/status\?code=404/);
       const reqId = /\[(r\d+)\][^\n]*status\?code=404/.exec(r.text)![1];
+      r = await c.call('browser_network_requests', { filter: 'code=40\\d' });
+      expect(r.text).toMatch(/Matching "code=40\\\\d": 1\n\[r\d+\] GET \S+status\?code=404/);
+      expect(r.text).not.toMatch(/controls\.html/);
       r = await c.call('browser_network_request', { id: reqId });
       expect(r.text).toMatch(/404/);
       r = await c.call('playwright_get_local_storage', {});
@@ -384,4 +399,14 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(res.status).toBe(404);
   }, 50_000);
+
+  it('has called every tool at least once (this file)', async () => {
+    const c = await connect(svc.url, KEY_A);
+    try {
+      const all = (await c.client.listTools()).tools.map((t) => t.name);
+      expect(all.filter((n) => !called.has(n))).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
 });

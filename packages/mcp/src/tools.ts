@@ -312,10 +312,23 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
     {
       static: z.boolean().optional().describe('Whether to include static resources (images, fonts, scripts, styles). Defaults to false.'),
       failed: z.boolean().optional().describe('Only failed requests'),
+      filter: z.string().max(1000).optional().describe('Only requests whose URL matches this regexp (e.g. "/api/.*user")'),
       limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 100)'),
     },
     true,
-    (a) => facts('network', { type: a.static ? undefined : 'document,xhr,fetch,websocket,eventsource,other', failed: a.failed, limit: a.limit }),
+    async (a) => {
+      const out = await get('network', { format: 'text', type: a.static ? undefined : 'document,xhr,fetch,websocket,eventsource,other', failed: a.failed, limit: a.limit });
+      if (!a.filter) return textResult(renderFacts(out));
+      let re: RegExp;
+      try {
+        re = new RegExp(a.filter);
+      } catch (err) {
+        throw new AriadneCallError(400, 'invalid_request', `filter is not a regular expression: ${(err as Error).message}`, { field: 'filter' });
+      }
+      const [head, ...lines] = String(out.text ?? '').split('\n');
+      const kept = lines.filter((l) => re.test(l.split(' ').find((w) => /^[a-z]+:\/\//.test(w)) ?? l));
+      return textResult(renderFacts(`${head}\nMatching ${JSON.stringify(a.filter)}: ${kept.length}\n${kept.join('\n')}`));
+    },
   );
   tool(
     'browser_network_request',
