@@ -156,6 +156,8 @@ describe('MCP over Streamable HTTP', () => {
       expect(r.text).toMatch(/dropped: item/);
       r = await c.call('browser_file_upload', { element: 'Avatar', files: [{ name: 'a.txt', contentBase64: Buffer.from('file body').toString('base64') }] });
       expect(r.text).toMatch(/a\.txt: file body/);
+      r = await c.call('browser_file_upload', { files: [{ name: 'a.txt', contentBase64: 'eA==' }] });
+      expect(r.text).toMatch(/^Error invalid_request[\s\S]*Hint: In browser_snapshot a file input shows as a button/);
       // Paths are refused inside the service: it must never read its own disk for a client.
       r = await c.call('browser_file_upload', { element: 'Avatar', paths: ['/etc/hostname'] });
       expect(r.isError).toBe(true);

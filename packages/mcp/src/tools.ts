@@ -200,7 +200,7 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
   );
   tool(
     'browser_file_upload',
-    `Upload files into a file input (target/element; default: the page's file input). ${opts.allowLocalFiles ? 'paths: absolute paths on this machine; or ' : ''}files: name + base64 content.`,
+    `Upload files into a file input (target: its ref; or element: its label). ${opts.allowLocalFiles ? 'paths: absolute paths on this machine; or ' : ''}files: name + base64 content.`,
     {
       target,
       element,
@@ -220,7 +220,14 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
         for (const p of a.paths) files.push({ name: path.basename(p), contentBase64: (await readFile(p)).toString('base64') });
       }
       if (!files.length) throw new AriadneCallError(400, 'invalid_request', 'Give paths or files to upload.', { field: 'files' });
-      const t = a.target || a.element ? targetOf(a) : { description: 'file input' };
+      if (!a.target && !a.element) {
+        // No file-chooser state to fall back on (Playwright MCP's click-then-upload): the input must be named.
+        throw new AriadneCallError(400, 'invalid_request', 'Give target (the file input\'s ref) or element (its label).', {
+          field: 'target',
+          hint: 'In browser_snapshot a file input shows as a button named by its label, e.g. button "Avatar" [e18].',
+        });
+      }
+      const t = targetOf(a);
       return act({ action: 'upload', ...t, files }, 'diff');
     },
   );
