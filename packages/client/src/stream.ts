@@ -23,6 +23,8 @@ export interface StreamOptions {
   maxReconnects?: number;
   /** Backoff base in ms (doubles per attempt, capped at 5 s). */
   backoffMs?: number;
+  /** A listener attached before connecting, so it also gets the events replayed right after hello. */
+  onEvent?: (e: StreamEvent) => void;
 }
 
 /** Close codes after which reconnecting cannot help. */
@@ -49,6 +51,7 @@ export class SessionStream {
     private readonly opts: StreamOptions = {},
   ) {
     this.lastSeq = opts.since ?? -1;
+    if (opts.onEvent) this.listeners.add(opts.onEvent);
   }
 
   /** Open the connection; resolves once the server's hello arrived. */
@@ -158,7 +161,8 @@ export class SessionStream {
         this.reconnects++;
         const delay = Math.min((this.opts.backoffMs ?? 100) * 2 ** (this.reconnects - 1), 5000);
         setTimeout(() => {
-          if (!this.stopped) this.connect().catch(() => undefined);
+          // Not if the caller reconnected meanwhile (a newer socket exists).
+          if (!this.stopped && this.ws === ws) this.connect().catch(() => undefined);
         }, delay).unref?.();
       });
     });
