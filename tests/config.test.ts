@@ -75,6 +75,7 @@ describe('loadConfig defaults', () => {
       FLOW_PLANNER: c.runs.planner, ANTHROPIC_MODEL: c.runs.anthropic.model, OPENAI_MODEL: c.runs.openai.model,
       INBOX_DOMAIN: c.inbox.domain, INBOX_TTL_SECONDS: c.inbox.ttlSeconds, INBOX_MAX_MESSAGES: c.inbox.maxMessages,
       INBOX_MAX_MESSAGE_BYTES: c.inbox.maxMessageBytes,
+      MCP_IDLE_TIMEOUT_SECONDS: c.mcp.idleTimeoutSeconds,
     };
     // Inboxes are off by default; the SMTP listener binds where HTTP does unless told.
     expect(c.inbox.smtpPort).toBeNull();
@@ -87,6 +88,13 @@ describe('loadConfig defaults', () => {
       expect(v.name in actual, `${v.name} is new: add it to this test with the Config field it sets`).toBe(true);
       expect(String(actual[v.name]), v.name).toBe(v.default);
     }
+  });
+
+  it('derives the hosts /mcp accepts from HOST, NODE_URL and MCP_ALLOWED_HOSTS', () => {
+    expect(loadConfig({}).mcp.allowedHosts.sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
+    const c = loadConfig({ HOST: '0.0.0.0', NODE_URL: 'http://node-a.internal:3000', MCP_ALLOWED_HOSTS: ' Ariadne.Example.com ,tools.local' });
+    expect(c.mcp.allowedHosts).toEqual(expect.arrayContaining(['node-a.internal', 'ariadne.example.com', 'tools.local']));
+    expect(c.mcp.allowedHosts).not.toContain('0.0.0.0');
   });
 
   it('treats empty and blank values as unset, and trims', () => {

@@ -71,6 +71,8 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'INBOX_TTL_SECONDS', default: '3600', description: 'Default lifetime of an inbox and its messages (a request may ask for less or more, up to 7 days).' },
   { name: 'INBOX_MAX_MESSAGES', default: '50', description: 'Messages one inbox accepts; beyond it, mail is refused (552).' },
   { name: 'INBOX_MAX_MESSAGE_BYTES', default: '1048576', description: 'Largest message the SMTP listener accepts (552 beyond it).' },
+  { name: 'MCP_ALLOWED_HOSTS', default: '(loopback, HOST, NODE_URL host)', description: 'Comma list of host names the /mcp endpoint accepts in Host and Origin (DNS-rebinding defence); * accepts any.' },
+  { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -91,6 +93,7 @@ export interface Config {
   stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number };
   /** Request timeouts and public endpoints (see README "Security model"). */
   security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean };
+  mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
   cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
   runs: {
     dir: string;
@@ -238,6 +241,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerSession: int('STREAM_MAX_PER_SESSION', 8, 1, 1000),
     },
     security: securityConfig(),
+    mcp: {
+      allowedHosts: mcpAllowedHosts(str('MCP_ALLOWED_HOSTS', ''), str('HOST', '127.0.0.1'), nodeUrl),
+      idleTimeoutSeconds: int('MCP_IDLE_TIMEOUT_SECONDS', 600, 1, 86_400),
+    },
     cluster: {
       nodeUrl: nodeUrl.replace(/\/$/, ''),
       leaseTtlMs,
@@ -275,4 +282,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Host names /mcp accepts: loopback, the listening HOST and NODE_URL's host, plus MCP_ALLOWED_HOSTS. */
+function mcpAllowedHosts(list: string, host: string, nodeUrl: string): string[] {
+  const out = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (host && !['0.0.0.0', '::'].includes(host)) out.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
+  if (nodeUrl) {
+    try {
+      out.add(new URL(nodeUrl).hostname.toLowerCase());
+    } catch {
+      /* reported by the NODE_URL check */
+    }
+  }
+  for (const h of list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) out.add(h);
+  return [...out];
 }

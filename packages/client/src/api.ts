@@ -2975,6 +2975,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP server (Streamable HTTP): browser, exploration, inspection, locator and flow tools over this API
+         * @description The Model Context Protocol endpoint: POST JSON-RPC messages (initialize first; the answer carries Mcp-Session-Id), GET for the server event stream, DELETE to end the MCP session (its browser session is deleted). Host and Origin must name an allowed host (MCP_ALLOWED_HOSTS).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /**
+         * MCP server (Streamable HTTP): browser, exploration, inspection, locator and flow tools over this API
+         * @description The Model Context Protocol endpoint: POST JSON-RPC messages (initialize first; the answer carries Mcp-Session-Id), GET for the server event stream, DELETE to end the MCP session (its browser session is deleted). Host and Origin must name an allowed host (MCP_ALLOWED_HOSTS).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /**
+         * MCP server (Streamable HTTP): browser, exploration, inspection, locator and flow tools over this API
+         * @description The Model Context Protocol endpoint: POST JSON-RPC messages (initialize first; the answer carries Mcp-Session-Id), GET for the server event stream, DELETE to end the MCP session (its browser session is deleted). Host and Origin must name an allowed host (MCP_ALLOWED_HOSTS).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/stream": {
         parameters: {
             query?: never;
@@ -3068,7 +3147,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found";
                 message: string;
                 details?: {
                     [key: string]: unknown;

@@ -8,6 +8,8 @@ import type { components, paths } from './api.js';
 // following a run's events over server-sent events with resume.
 
 export type { components, paths } from './api.js';
+export { SessionStream, type StreamEvent, type StreamOptions } from './stream.js';
+import { SessionStream, type StreamOptions } from './stream.js';
 export type Schemas = components['schemas'];
 export type ErrorCode = Schemas['ErrorResponse']['error']['code'];
 
@@ -69,7 +71,8 @@ export class Ariadne {
   /** Every route, typed from openapi.yaml. */
   readonly api: Client<paths>;
   readonly baseUrl: string;
-  private readonly headers: Record<string, string>;
+  /** Authorization header (empty in open mode). */
+  readonly headers: Record<string, string>;
   private readonly fetchImpl: typeof fetch;
 
   constructor(opts: AriadneOptions) {
@@ -208,6 +211,17 @@ export class Session {
     return this.role(name);
   }
 
+  /**
+   * The session's WebSocket stream (page ops as messages, live events), connected.
+   * It reconnects after a drop and resumes with ?since= (no event lost or repeated).
+   */
+  async stream(opts: StreamOptions = {}): Promise<SessionStream> {
+    const url = `${this.client.baseUrl.replace(/^http/, 'ws')}/v1/sessions/${encodeURIComponent(this.id)}/stream`;
+    const s = new SessionStream(url, this.client.headers, opts);
+    await s.connect();
+    return s;
+  }
+
   /** End the session; its contexts go back to the pool. */
   async close(): Promise<void> {
     await unwrap(this.client.api.DELETE('/v1/sessions/{id}', { params: { path: { id: this.id } } }));
@@ -252,6 +266,31 @@ export class Role {
 
   press(key: string, extra: Partial<ActionBody> = {}) {
     return this.act({ ...extra, action: 'press', key } as ActionBody);
+  }
+
+  type(text: string, target?: string, extra: Partial<ActionBody> = {}) {
+    return this.act({ ...extra, action: 'type', text, ...(target ? targetOf(target) : {}) } as ActionBody);
+  }
+
+  select(target: string, value: string | string[], extra: Partial<ActionBody> = {}) {
+    return this.act({ ...extra, action: 'select', value, ...targetOf(target) } as ActionBody);
+  }
+
+  waitFor(opts: { text?: string; textGone?: string; time?: number }) {
+    return this.act({ action: 'wait_for', ...opts } as ActionBody);
+  }
+
+  /** Ancestors of a ref with their stable attributes (step 1 of container → pattern → anchors). */
+  async container(ref: string, query: { maxTokens?: number; format?: 'json' | 'text' } = {}) {
+    return unwrap(this.api.GET('/v1/sessions/{id}/roles/{role}/explore/container', { params: { path: this.path, query: { ref, ...query } as never } }));
+  }
+
+  async pattern(ref: string, level: number, query: { maxTokens?: number; format?: 'json' | 'text' } = {}) {
+    return unwrap(this.api.GET('/v1/sessions/{id}/roles/{role}/explore/pattern', { params: { path: this.path, query: { ref, level, ...query } as never } }));
+  }
+
+  async anchors(ref: string, level: number, query: { maxTokens?: number; format?: 'json' | 'text' } = {}) {
+    return unwrap(this.api.GET('/v1/sessions/{id}/roles/{role}/explore/anchors', { params: { path: this.path, query: { ref, level, ...query } as never } }));
   }
 
   /** Verified Playwright locators for a ref. */

@@ -49,6 +49,8 @@ export const ERROR_STATUS = {
   email_not_received: 422,
   code_not_found: 422,
   link_not_found: 422,
+  forbidden_origin: 403,
+  mcp_session_not_found: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
