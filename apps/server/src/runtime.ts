@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } from '@ariadne/cluster';
 import { BrowserPool, SessionManager } from '@ariadne/pool';
+import { EgressPolicy, EgressProxy } from '@ariadne/egress';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { joinCluster, type ClusterNode } from './cluster.js';
@@ -21,6 +22,7 @@ export interface Service {
   config: Config;
   logger: Logger;
   pool: BrowserPool;
+  egress: EgressProxy;
   sessions: SessionManager;
   redis: Redis;
   close(): Promise<void>;
@@ -79,7 +81,26 @@ export async function startService(config: Config, logger: Logger = createLogger
     if (stale.length) logger.warn({ count: stale.length }, 'marked sessions of a previous run as lost');
   }
 
+  // The egress policy (packages/egress): strict when API keys are set. The service's own
+  // ports (HTTP, embedded Redis, the egress proxy's channels) are denied on every local address.
+  const ownPorts = new Set<number>();
+  for (const u of [redisUrl, config.redisUrl]) {
+    try {
+      if (u) ownPorts.add(Number(new URL(u).port || 6379));
+    } catch { /* validated in config */ }
+  }
+  if (config.port) ownPorts.add(config.port);
+  const policy: EgressPolicy = new EgressPolicy({
+    mode: config.apiKeys.size > 0 ? 'strict' : 'open',
+    deny: config.egress.deny,
+    allow: config.egress.allow,
+    ownPorts: (): number[] => [...ownPorts, ...egress.ports()],
+  });
+  const egress: EgressProxy = new EgressProxy(policy, { logger });
+  cleanups.push(() => egress.close());
+
   const pool = new BrowserPool({
+    egress,
     chromiumPath: config.chromiumPath,
     browsers: config.pool.browsers,
     maxContextsPerBrowser: config.pool.maxContextsPerBrowser,
@@ -129,6 +150,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     await undo();
     throw new StartupError(`Cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
+  ownPorts.add(Number(new URL(url).port));
   const nodeUrl = config.cluster.nodeUrl || url.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1');
   try {
     cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics });
@@ -140,7 +162,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (config.apiKeys.size === 0) {
     logger.warn('No API keys configured: local open mode, every caller is tenant "local". Set API_KEYS before exposing this service.');
   }
-  logger.info({ url, node: config.nodeId, redis: embedded ? 'embedded' : 'external', pool: config.pool }, 'Ariadne is ready');
+  logger.info({ url, node: config.nodeId, redis: embedded ? 'embedded' : 'external', pool: config.pool, egress: policy.describe() }, 'Ariadne is ready');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -155,5 +177,5 @@ export async function startService(config: Config, logger: Logger = createLogger
     })();
     return closing;
   };
-  return { app, url, config, logger, pool, sessions, redis, close };
+  return { app, url, config, logger, pool, egress, sessions, redis, close };
 }

@@ -42,6 +42,8 @@ export const ERROR_STATUS = {
   run_not_found: 404,
   run_finished: 409,
   no_passing_cases: 409,
+  egress_denied: 403,
+  model_error: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
