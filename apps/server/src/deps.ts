@@ -4,6 +4,7 @@ import type { SessionStore } from '@ariadne/cluster';
 import type { Config } from './config.js';
 import type { ClusterNode } from './cluster.js';
 import type { Metrics } from './metrics.js';
+import type { EgressPolicy, FetchLike } from '@ariadne/egress';
 
 // What the routes need from the running service. Routes stay thin: they validate,
 // find the session/role/tab, and call into the packages.
@@ -17,5 +18,7 @@ export interface ServerDeps {
   store?: SessionStore;
   cluster?: ClusterNode | null;
   metrics?: Metrics;
+  /** The egress policy, and a fetch that obeys it (callbacks, tenant-chosen model URLs). */
+  egress?: { policy: EgressPolicy; fetch: FetchLike };
 }
 

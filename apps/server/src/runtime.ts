@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } from '@ariadne/cluster';
 import { BrowserPool, SessionManager } from '@ariadne/pool';
-import { EgressPolicy, EgressProxy } from '@ariadne/egress';
+import { createEgressFetch, EgressPolicy, EgressProxy } from '@ariadne/egress';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { joinCluster, type ClusterNode } from './cluster.js';
@@ -137,7 +137,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     queued: async () => cluster?.admission.queued() ?? 0,
   }, config.nodeId);
   let cluster: ClusterNode | null = null;
-  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null };
+  const egressFetch = createEgressFetch(policy, { responseTimeoutMs: 120_000 });
+  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null, egress: { policy, fetch: egressFetch } };
   // Shutdown runs these in reverse: HTTP first, then intake, sessions, membership.
   cleanups.push(async () => cluster?.leave());
   cleanups.push(async () => cluster?.stopIntake());
@@ -153,7 +154,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   ownPorts.add(Number(new URL(url).port));
   const nodeUrl = config.cluster.nodeUrl || url.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1');
   try {
-    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics });
+    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics, egressFetch });
     deps.cluster = cluster;
   } catch (err) {
     await undo();

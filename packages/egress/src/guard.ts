@@ -50,3 +50,10 @@ export function navigationGuard(policy: EgressPolicy, channel: EgressChannel) {
     },
   };
 }
+
+/** An EgressDeniedError (outbound fetch) as the API error, naming the request field it came from. */
+export function deniedErrorFrom(err: { decision: { host: string; port: number; reason?: string } }, field?: string): AppError {
+  const e = deniedError({ host: err.decision.host, port: err.decision.port, reason: err.decision.reason ?? 'denied' });
+  if (field) e.details!.field = field;
+  return e;
+}
