@@ -148,6 +148,15 @@ describe('what a tenant-chosen model URL answers', () => {
   });
 });
 
+describe('the start URL of a run', () => {
+  it('is refused at once when the policy denies it (403 egress_denied, field url)', async () => {
+    const res = await api.post('/v1/runs', { url: `http://0x7f000002:${internal.port}/`, plan: PLAN });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: 'egress_denied', details: { field: 'url', reason: 'loopback' } });
+    expect(internal.connections).toBe(0);
+  });
+});
+
 describe('callbacks (item 15)', () => {
   it('refuses a callbackUrl the policy denies, in every spelling (403 egress_denied)', async () => {
     for (const callbackUrl of [`${internal.url}/cb`, `http://127.2:${internal.port}/cb`, `http://[::ffff:127.0.0.2]:${internal.port}/cb`, `${svc.url}/v1/sessions`, 'http://169.254.169.254/latest/']) {

@@ -133,7 +133,11 @@ export class RunService {
         if (this.egress) await checkEgressUrl(this.egress, body.baseUrl!, 'baseUrl');
       }
     }
-    if (body.callbackUrl && this.egress) await checkEgressUrl(this.egress, body.callbackUrl, 'callbackUrl');
+    if (this.egress) {
+      // Refused now rather than discovered by the worker (they are checked again when used).
+      await checkEgressUrl(this.egress, url, 'url');
+      if (body.callbackUrl) await checkEgressUrl(this.egress, body.callbackUrl, 'callbackUrl');
+    }
     const now = new Date().toISOString();
     const rec: RunRecord = {
       id: randomUUID(),
