@@ -184,16 +184,21 @@ describe('navigation', () => {
 
   it('leaves the page clean after a refused navigation: the next three navigations work', async () => {
     const id = await api.createSession();
+    // Commands on one tab run in order: sent back to back on the stream, each navigation
+    // starts the moment the previous one answered, as a fast agent's would.
+    const c = StreamClient.connect(svc.url, id, { token: KEY });
+    await c.opened;
     for (const bad of [`https://127.0.0.5:${closedPort}/`, 'http://127.0.0.5:1/', `http://127.0.0.5:${closedPort}/`]) {
-      const refused = await api.action(id, { action: 'navigate', url: bad });
-      expect(refused.status, bad).toBe(502);
-      expect(refused.body.error.code).toBe('navigation_failed');
-      for (let i = 0; i < 3; i++) {
-        const next = await api.action(id, { action: 'navigate', url: pubUrl(`/next-${i}`) });
-        expect(next.status, `${bad} then next ${i}: ${JSON.stringify(next.body)}`).toBe(200);
-        expect(next.body.url).toBe(pubUrl(`/next-${i}`));
+      const calls = [c.call('action', { action: 'navigate', url: bad })];
+      for (let i = 0; i < 3; i++) calls.push(c.call('action', { action: 'navigate', url: pubUrl(`/next-${i}`) }));
+      const [refused, ...next] = await Promise.all(calls);
+      expect(refused.error?.code, `${bad}: ${JSON.stringify(refused)}`).toBe('navigation_failed');
+      for (const [i, n] of next.entries()) {
+        expect(n.error, `${bad} then next ${i}: ${JSON.stringify(n)}`).toBeUndefined();
+        expect(n.result.url).toBe(pubUrl(`/next-${i}`));
       }
     }
+    c.close();
     await api.delete(`/v1/sessions/${id}`);
   });
 });
