@@ -99,3 +99,44 @@ describe('configuration', () => {
     expect(loadConfig({ EGRESS_ALLOW: '10.20.0.0/16, *.staging.internal' }).egress.allow).toEqual(['10.20.0.0/16', '*.staging.internal']);
   });
 });
+
+describe('the proxy connects to the address it checked (DNS rebinding)', () => {
+  it('never reaches the internal address even when the name flips between answers', async () => {
+    const { createServer, request } = await import('node:http');
+    const { EgressProxy } = await import('@ariadne/egress');
+    // Same port on two loopback aliases: 127.0.0.5 is the allowed site, 127.0.0.2 internal.
+    const internal = createServer((_q, res) => res.end('internal'));
+    let internalConnections = 0;
+    internal.on('connection', () => { internalConnections++; });
+    await new Promise<void>((r) => internal.listen(0, '127.0.0.2', () => r()));
+    const port = (internal.address() as import('node:net').AddressInfo).port;
+    const site = createServer((_q, res) => res.end('public'));
+    await new Promise<void>((r) => site.listen(port, '127.0.0.5', () => r()));
+    // A resolver that alternates: allowed, internal, allowed, internal, ...
+    let n = 0;
+    const flip = async () => [{ address: n++ % 2 ? '127.0.0.2' : '127.0.0.5', family: 4 }];
+    const proxy = new EgressProxy(new EgressPolicy({ mode: 'strict', allow: ['127.0.0.5/32'], resolve: flip }));
+    const channel = await proxy.open();
+    const get = () => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: channel.port, path: `http://rebind.test:${port}/`, headers: { host: `rebind.test:${port}` }, agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => { body += c; });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    try {
+      const answers = [];
+      for (let i = 0; i < 8; i++) answers.push(await get());
+      expect(answers.filter((a) => a.status === 200).map((a) => a.body)).toEqual(Array(4).fill('public'));
+      expect(answers.filter((a) => a.status === 403)).toHaveLength(4);
+      expect(internalConnections).toBe(0);
+      expect(channel.denials.map((d) => d.reason)).toEqual(Array(4).fill('loopback'));
+    } finally {
+      await proxy.close();
+      await new Promise((r) => internal.close(r));
+      await new Promise((r) => site.close(r));
+    }
+  });
+});
