@@ -118,6 +118,12 @@ describe('rules planner', () => {
     expect(r.report.cases[0].assertions[0]).toMatchObject({ passed: false, check: { type: 'http', method: 'GET', status: 503 } });
     expect(r.report.cases[0].assertions[0].actual).toMatch(/^200/);
   });
+
+  it('sends HTTP checks through the egress policy: the service\'s own port is refused', async () => {
+    const r = await run({ url: `${app.url}/signup`, plan: `#Case 1: Own metrics\n- Verify GET ${svc.url}/healthz answers 200` });
+    expect(r.status).toBe('failed');
+    expect(r.report.cases[0].assertions[0]).toMatchObject({ passed: false, error: { code: 'egress_denied' } });
+  });
 });
 
 describe('model planner (scripted, over the OpenAI wire protocol)', () => {

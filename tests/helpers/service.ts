@@ -76,6 +76,9 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     POOL_WARM_CONTEXTS: '1',
     ACTION_TIMEOUT_MS: '5000',
     DESCRIBE_WAIT_MS: '500',
+    // The fixture server listens on 127.0.0.1, which the egress policy denies by default
+    // once API keys are set: allow it (the service's own ports stay denied whatever this says).
+    EGRESS_ALLOW: '127.0.0.1/32',
     ...env,
   });
   // The service's own logger (its serializers and redaction), writing into an array.

@@ -7,6 +7,7 @@ import { startWorkers, type WorkerHost } from '@ariadne/worker';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
 import type { Config } from './config.js';
 import type { Metrics } from './metrics.js';
+import type { FetchLike } from '@ariadne/egress';
 
 // Joins this node to the cluster: heartbeat and leases (Membership), the admission
 // queue that hands session requests to whichever node has a free slot, and — when
@@ -34,6 +35,8 @@ export interface ClusterDeps {
   logger: Logger;
   nodeUrl: string;
   metrics: Metrics;
+  /** Outbound HTTP for tenants (callbacks, tenant-chosen model URLs) through the egress policy. */
+  egressFetch?: FetchLike;
 }
 
 export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
@@ -90,7 +93,8 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
     sessions,
     nodeId: config.nodeId,
     runsDir: config.runs.dir,
-    planners: (rec, secret) => plannerFor(rec, secret, plannerDefaults),
+    planners: (rec, secret) => plannerFor(rec, secret, plannerDefaults, { egressFetch: d.egressFetch }),
+    ...(d.egressFetch ? { fetch: d.egressFetch } : {}),
     logger: d.logger,
     // Runs read email through the same inboxes as /v1/inboxes, when this service takes mail.
     ...(config.inbox.smtpPort !== null ? { mail: (tenant: string) => inboxFlowMail(new InboxStore(d.redis, prefix, config.inbox.domain), tenant, config.inbox.ttlSeconds) } : {}),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { parseRules, splitList } from '@ariadne/egress';
 
 // Every setting comes from the environment, is listed in ENV_VARS (the README table is
 // generated from the same list), and is validated at start: a bad value stops the
@@ -33,6 +34,8 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'ALLOWED_SCHEMES', default: 'http,https', description: 'URL schemes navigation may use (about:blank is always allowed).' },
   { name: 'API_KEYS', default: '(none)', description: 'Comma list of key:tenant pairs. No keys at all = local open mode (tenant "local").' },
   { name: 'API_KEYS_FILE', default: '(none)', description: 'JSON file: {"key": "tenant", ...} or [{"key": "...", "tenant": "..."}].' },
+  { name: 'EGRESS_DENY', default: '(none)', description: 'Comma list of CIDRs and host patterns (10.0.0.0/8, *.internal, localhost) browsers, callbacks and model base URLs may never reach; always wins.' },
+  { name: 'EGRESS_ALLOW', default: '(none)', description: 'Comma list of CIDRs and host patterns allowed even though the default denies them (e.g. a staging network 10.20.0.0/16). With API keys the default denies loopback, link-local, metadata and private ranges.' },
   { name: 'BODY_LIMIT_BYTES', default: '10485760', description: 'Largest request body accepted (uploads travel in the body).' },
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', description: 'Grace period for a graceful shutdown before browsers are killed.' },
   { name: 'STREAM_PING_INTERVAL_MS', default: '20000', description: 'WebSocket keep-alive ping interval; a client missing two pings is closed (4000).' },
@@ -89,6 +92,8 @@ export interface Config {
   timeouts: { actionMs: number; navigationMs: number; snapshotMs: number; describeWaitMs: number; shutdownMs: number };
   allowedSchemes: string[];
   apiKeys: Map<string, string>;
+  /** Egress policy lists (packages/egress); the mode follows apiKeys (keys set: strict). */
+  egress: { deny: string[]; allow: string[] };
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number };
   /** Request timeouts and public endpoints (see README "Security model"). */
@@ -187,6 +192,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const egress = { deny: splitList(env.EGRESS_DENY), allow: splitList(env.EGRESS_ALLOW) };
+  for (const [name, list] of [['EGRESS_DENY', egress.deny], ['EGRESS_ALLOW', egress.allow]] as const) {
+    for (const p of parseRules(list).problems) problems.push(`${name}: ${p}`);
+  }
+
   const workerMode = str('WORKER_MODE', 'inline');
   if (workerMode !== 'inline' && workerMode !== 'off') problems.push(`WORKER_MODE=${workerMode} must be inline or off`);
   const leaseTtlMs = int('LEASE_TTL_MS', 10_000, 500, 600_000);
@@ -234,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowedSchemes,
     apiKeys,
+    egress,
     bodyLimit: int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     stream: {
       pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),

@@ -5,6 +5,7 @@ import type { InboxStore } from '@ariadne/inbox';
 import type { Config } from './config.js';
 import type { ClusterNode } from './cluster.js';
 import type { Metrics } from './metrics.js';
+import type { EgressPolicy, FetchLike } from '@ariadne/egress';
 
 // What the routes need from the running service. Routes stay thin: they validate,
 // find the session/role/tab, and call into the packages.
@@ -20,5 +21,7 @@ export interface ServerDeps {
   metrics?: Metrics;
   /** Disposable inboxes (their SMTP listener runs when SMTP_PORT is set). */
   inboxes?: InboxStore;
+  /** The egress policy, and a fetch that obeys it (callbacks, tenant-chosen model URLs). */
+  egress?: { policy: EgressPolicy; fetch: FetchLike };
 }
 

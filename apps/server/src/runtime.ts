@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } from '@ariadne/cluster';
 import { BrowserPool, SessionManager } from '@ariadne/pool';
 import { InboxStore, startSmtpServer } from '@ariadne/inbox';
+import { createEgressFetch, EgressPolicy, EgressProxy } from '@ariadne/egress';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { joinCluster, type ClusterNode } from './cluster.js';
@@ -23,6 +24,7 @@ export interface Service {
   config: Config;
   logger: Logger;
   pool: BrowserPool;
+  egress: EgressProxy;
   sessions: SessionManager;
   redis: Redis;
   /** The SMTP listener's port when inboxes are on (SMTP_PORT=0 picks a free one). */
@@ -87,7 +89,26 @@ export async function startService(config: Config, logger: Logger = createLogger
     if (stale.length) logger.warn({ count: stale.length }, 'marked sessions of a previous run as lost');
   }
 
+  // The egress policy (packages/egress): strict when API keys are set. The service's own
+  // ports (HTTP, embedded Redis, the egress proxy's channels) are denied on every local address.
+  const ownPorts = new Set<number>();
+  for (const u of [redisUrl, config.redisUrl]) {
+    try {
+      if (u) ownPorts.add(Number(new URL(u).port || 6379));
+    } catch { /* validated in config */ }
+  }
+  if (config.port) ownPorts.add(config.port);
+  const policy: EgressPolicy = new EgressPolicy({
+    mode: config.apiKeys.size > 0 ? 'strict' : 'open',
+    deny: config.egress.deny,
+    allow: config.egress.allow,
+    ownPorts: (): number[] => [...ownPorts, ...egress.ports()],
+  });
+  const egress: EgressProxy = new EgressProxy(policy, { logger });
+  cleanups.push(() => egress.close());
+
   const pool = new BrowserPool({
+    egress,
     chromiumPath: config.chromiumPath,
     browsers: config.pool.browsers,
     maxContextsPerBrowser: config.pool.maxContextsPerBrowser,
@@ -125,7 +146,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   }, config.nodeId);
   let cluster: ClusterNode | null = null;
   const inboxes = new InboxStore(redis, config.redisPrefix, config.inbox.domain);
-  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null, inboxes };
+  const egressFetch = createEgressFetch(policy, { responseTimeoutMs: 120_000 });
+  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null, inboxes, egress: { policy, fetch: egressFetch } };
   let smtpPort: number | null = null;
   if (config.inbox.smtpPort !== null) {
     try {
@@ -144,6 +166,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       throw new StartupError(`Cannot listen for mail on ${config.inbox.smtpHost}:${config.inbox.smtpPort} (SMTP_PORT): ${(err as Error).message}`);
     }
   }
+
   // Shutdown runs these in reverse: HTTP first, then intake, sessions, membership.
   cleanups.push(async () => cluster?.leave());
   cleanups.push(async () => cluster?.stopIntake());
@@ -156,9 +179,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     await undo();
     throw new StartupError(`Cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
+  ownPorts.add(Number(new URL(url).port));
   const nodeUrl = config.cluster.nodeUrl || url.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1');
   try {
-    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics });
+    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics, egressFetch });
     deps.cluster = cluster;
   } catch (err) {
     await undo();
@@ -167,7 +191,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (config.apiKeys.size === 0) {
     logger.warn('No API keys configured: local open mode, every caller is tenant "local". Set API_KEYS before exposing this service.');
   }
-  logger.info({ url, node: config.nodeId, redis: embedded ? 'embedded' : 'external', pool: config.pool, ...(smtpPort !== null ? { smtp: { port: smtpPort, domain: config.inbox.domain } } : {}) }, 'Ariadne is ready');
+  logger.info({ url, node: config.nodeId, redis: embedded ? 'embedded' : 'external', pool: config.pool, egress: policy.describe(), ...(smtpPort !== null ? { smtp: { port: smtpPort, domain: config.inbox.domain } } : {}) }, 'Ariadne is ready');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -182,5 +206,5 @@ export async function startService(config: Config, logger: Logger = createLogger
     })();
     return closing;
   };
-  return { app, url, config, logger, pool, sessions, redis, metrics, smtpPort, close };
+  return { app, url, config, logger, pool, egress, sessions, redis, metrics, smtpPort, close };
 }

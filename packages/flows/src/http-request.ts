@@ -1,4 +1,5 @@
 import { AppError } from '@ariadne/schema';
+import { deniedErrorFrom, egressDenial, type FetchLike } from '@ariadne/egress';
 
 // http_request for flows (seed 001): check that an API answers or a webhook fired, from
 // the service, with the same address rules as navigation. Bounded: a timeout, a cap on
@@ -26,7 +27,8 @@ const KEPT_HEADERS = ['content-type', 'content-length', 'location', 'cache-contr
 
 export async function httpRequest(
   spec: HttpRequestSpec,
-  o: { timeoutMs: number; maxBytes: number; allowedSchemes: string[]; checkOutbound?: (url: string) => Promise<void> },
+  // fetch: the service's egress-checking fetch (every connection checked on its resolved address).
+  o: { timeoutMs: number; maxBytes: number; allowedSchemes: string[]; fetch?: FetchLike },
 ): Promise<HttpAnswer> {
   const method = spec.method.toUpperCase();
   if (!METHODS.includes(method)) throw new AppError('invalid_request', `HTTP method ${spec.method} is not supported (${METHODS.join(', ')}).`, { field: 'method' });
@@ -39,11 +41,10 @@ export async function httpRequest(
   if (!o.allowedSchemes.includes(url.protocol)) {
     throw new AppError('navigation_blocked', `Requests to ${url.protocol} URLs are not allowed.`, { url: spec.url.slice(0, 200), allowedSchemes: o.allowedSchemes });
   }
-  await o.checkOutbound?.(url.toString());
   const started = Date.now();
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await (o.fetch ?? fetch)(url.toString(), {
       method,
       headers: spec.headers,
       body: spec.body !== undefined && method !== 'GET' && method !== 'HEAD' ? spec.body : undefined,
@@ -52,6 +53,8 @@ export async function httpRequest(
     });
   } catch (err) {
     const e = err as Error;
+    const denied = egressDenial(err);
+    if (denied) throw deniedErrorFrom(denied, 'url');
     if (e.name === 'TimeoutError') throw new AppError('timeout', `${method} ${url.origin}${url.pathname} did not answer within ${o.timeoutMs} ms.`, { url: `${url.origin}${url.pathname}` });
     throw new AppError('navigation_failed', `${method} ${url.origin}${url.pathname} failed: ${(e.cause as Error | undefined)?.message ?? e.message}`, { url: `${url.origin}${url.pathname}` });
   }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { LiveSession } from '@ariadne/pool';
-import { checkNavigationUrl, toAppError } from '@ariadne/page';
+import { checkNavigationUrl, guardNavigation, runNavigation, toAppError } from '@ariadne/page';
 import type { Plan, PlanCase } from './plan.js';
 import type { Planner } from './planners/planner.js';
 import { CaseStop, CaseTools, errorOf, type ArtifactSink, type FlowSession, type FlowSettings } from './tools.js';
@@ -100,7 +100,8 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
       for (const role of o.session.roles()) {
         await o.session.run(role, async (state) => {
           const target = checkNavigationUrl(o.url, o.settings.allowedSchemes);
-          await state.page.goto(target, { waitUntil: 'load', timeout: o.settings.navigationTimeoutMs }).catch((err) => {
+          await guardNavigation(state.page, target);
+          await runNavigation(state.page, () => state.page.goto(target, { waitUntil: 'load', timeout: o.settings.navigationTimeoutMs })).catch((err) => {
             throw toAppError(err, { action: 'navigate', state });
           });
         });

@@ -152,7 +152,7 @@ function absolute(url: string, base: string): string {
 export async function httpStep(tools: CaseTools, role: string, ask: AskContext, spec: HttpRequestSpec, base: string) {
   const req = { ...spec, url: absolute(await tools.expandEmail(spec.url), base) };
   return tools.record(role, ask, 'http_request', { url: req.url, text: req.method }, async (): Promise<HttpAnswer> => {
-    return httpRequest(req, { timeoutMs: HTTP_TIMEOUT_MS, maxBytes: HTTP_MAX_BYTES, allowedSchemes: tools.settings.allowedSchemes, checkOutbound: tools.settings.checkOutbound });
+    return httpRequest(req, { timeoutMs: HTTP_TIMEOUT_MS, maxBytes: HTTP_MAX_BYTES, allowedSchemes: tools.settings.allowedSchemes, fetch: tools.settings.outboundFetch });
   });
 }
 
@@ -160,7 +160,7 @@ export async function httpStep(tools: CaseTools, role: string, ask: AskContext, 
 export async function assertHttp(tools: CaseTools, role: string, ask: AskContext & { description?: string }, check: { method: string; url: string; status?: number; contains?: string }, base: string): Promise<AssertionRecord> {
   const url = absolute(check.url, base);
   return tools.assertOutside(role, { type: 'http', ...check, url }, ask, async () => {
-    const a = await httpRequest({ method: check.method, url }, { timeoutMs: HTTP_TIMEOUT_MS, maxBytes: HTTP_MAX_BYTES, allowedSchemes: tools.settings.allowedSchemes, checkOutbound: tools.settings.checkOutbound });
+    const a = await httpRequest({ method: check.method, url }, { timeoutMs: HTTP_TIMEOUT_MS, maxBytes: HTTP_MAX_BYTES, allowedSchemes: tools.settings.allowedSchemes, fetch: tools.settings.outboundFetch });
     const statusOk = check.status === undefined || a.status === check.status;
     const bodyOk = check.contains === undefined || a.body.includes(check.contains);
     return { passed: statusOk && bodyOk, actual: `${a.status} ${a.statusText}${check.contains !== undefined ? `, body starts ${JSON.stringify(a.body.slice(0, 200))}` : ''}` };

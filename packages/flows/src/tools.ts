@@ -26,6 +26,7 @@ import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, verifiedLocator } from './locators.js';
 import type { PlanCase } from './plan.js';
 import type { FlowMail } from './mail.js';
+import type { FetchLike } from '@ariadne/egress';
 
 // The tools every planner acts through: snapshot, act by ref (or description), wait for
 // the page to settle, assert, complete. They enforce the case's limits, check for
@@ -76,8 +77,8 @@ export interface FlowSettings {
   secrets?: Record<string, string>;
   /** The run's inbox (absent when this service receives no mail: SMTP_PORT unset). */
   mail?: FlowMail | null;
-  /** Checks an outbound URL the run asks for (http_request): throws when the egress policy denies it. */
-  checkOutbound?: (url: string) => Promise<void>;
+  /** The fetch for requests a run asks for (http_request): the service's egress-checking one. */
+  outboundFetch?: FetchLike;
 }
 
 /** {{EMAIL}}: the run's inbox address, filled in when a step uses it (not a plan variable). */

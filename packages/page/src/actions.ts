@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
 import { resolveDescription, resolveRef, type ResolvedTarget } from './targeting/resolve.js';
-import { checkNavigationUrl } from './navigation.js';
+import { checkNavigationUrl, guardNavigation, runNavigation } from './navigation.js';
 import { snapshotView, type SnapshotView } from './snapshot/view.js';
 import { toAppError } from './errors.js';
 import { watchRequests, type SettleReport } from './settle.js';
@@ -162,19 +162,20 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
   switch (body.action) {
     case 'navigate': {
       const url = checkNavigationUrl(need(body.url, 'url', 'navigate'), ctx.allowedSchemes, page);
-      const res = await page.goto(url, { waitUntil: 'load', timeout: navTimeout });
+      await guardNavigation(page, url);
+      const res = await runNavigation(page, () => page.goto(url, { waitUntil: 'load', timeout: navTimeout }));
       return { status: res?.status() ?? null };
     }
     case 'back': {
-      const res = await page.goBack({ waitUntil: 'load', timeout: navTimeout });
+      const res = await runNavigation(page, () => page.goBack({ waitUntil: 'load', timeout: navTimeout }));
       return { navigated: res !== null };
     }
     case 'forward': {
-      const res = await page.goForward({ waitUntil: 'load', timeout: navTimeout });
+      const res = await runNavigation(page, () => page.goForward({ waitUntil: 'load', timeout: navTimeout }));
       return { navigated: res !== null };
     }
     case 'reload': {
-      const res = await page.reload({ waitUntil: 'load', timeout: navTimeout });
+      const res = await runNavigation(page, () => page.reload({ waitUntil: 'load', timeout: navTimeout }));
       return { status: res?.status() ?? null };
     }
     case 'click':

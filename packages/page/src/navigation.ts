@@ -35,3 +35,80 @@ export function checkNavigationUrl(raw: string, allowedSchemes: string[], page?:
   }
   return url.toString();
 }
+
+// Egress: the pool registers, per context, a check of a URL against the egress policy
+// (on its resolved address) and a way to tell whether a failed or answered navigation
+// was refused by the context's egress proxy. Navigations check first (a refused URL
+// never touches the page) and explain failures after (a redirect to a denied host).
+export interface NavigationGuard {
+  /** Throws AppError egress_denied when the URL may not be reached. */
+  check(url: string): Promise<void>;
+  /** The egress denial behind a navigation that started at `since`, if any. */
+  explain(since: number, url?: string): AppError | null;
+}
+
+const guards = new WeakMap<BrowserContext, NavigationGuard>();
+
+export function setNavigationGuard(context: BrowserContext, guard: NavigationGuard): void {
+  guards.set(context, guard);
+}
+
+export function navigationGuard(page: Page): NavigationGuard | undefined {
+  return guards.get(page.context());
+}
+
+export async function guardNavigation(page: Page, url: string): Promise<void> {
+  if (!/^https?:/i.test(url)) return;
+  await guards.get(page.context())?.check(url);
+}
+
+/**
+ * Run a navigation so that a refused one leaves the page clean: when it fails, wait
+ * (bounded) for Chromium to commit its error page, which otherwise lands during the
+ * next navigation and interrupts it ("interrupted by another navigation to
+ * chrome-error://"), and the one after, in a cascade. A failure the egress proxy
+ * caused becomes egress_denied; so does a navigation answered by the proxy's refusal.
+ */
+export async function runNavigation<T extends { headers(): Record<string, string>; url(): string } | null>(page: Page, go: () => Promise<T>): Promise<T> {
+  const since = Date.now();
+  let res: T;
+  try {
+    res = await go();
+  } catch (err) {
+    // Chromium shows an error page for network errors (not for aborted navigations:
+    // downloads, 204s, a navigation replaced by another).
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/net::ERR_/.test(msg) && !/net::ERR_ABORTED/.test(msg)) await settleFailedNavigation(page);
+    throw guards.get(page.context())?.explain(since) ?? err;
+  }
+  const egress = res ? res.headers()['x-ariadne-egress'] : undefined;
+  const guard = guards.get(page.context());
+  if (egress && guard) {
+    if (egress.startsWith('denied')) {
+      const denied = guard.explain(since, res!.url());
+      if (denied) throw denied;
+    }
+    // The proxy could not connect (plain http): the same failure a direct connection would give.
+    const failed = /^error; host=([^;]+); cause=(.+)$/.exec(egress);
+    if (failed) throw new AppError('navigation_failed', `Could not connect to ${failed[1]} (${failed[2]}) loading ${res!.url().slice(0, 300)}.`, { url: res!.url().slice(0, 300), cause: failed[2] });
+  }
+  return res;
+}
+
+export async function settleFailedNavigation(page: Page, maxWaitMs = 2000): Promise<void> {
+  if (page.isClosed()) return;
+  const frame = page.mainFrame();
+  if (frame.url().startsWith('chrome-error://')) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      page.off('framenavigated', onNav);
+      page.off('close', done);
+      resolve();
+    };
+    const onNav = (f: typeof frame) => { if (f === frame && f.url().startsWith('chrome-error://')) done(); };
+    const timer = setTimeout(done, maxWaitMs);
+    page.on('framenavigated', onNav);
+    page.on('close', done);
+  });
+}

@@ -39,7 +39,7 @@ export interface PageEvents {
   dialog: [{ type: string; message: string }];
   popup: [{ page: Page }];
   download: [{ url: string; suggestedFilename: string }];
-  requestfailed: [{ url: string; failure: string; method: string }];
+  requestfailed: [{ url: string; failure: string; method: string; egress?: { host: string; reason: string } }];
   crash: [];
   close: [];
 }
@@ -67,6 +67,8 @@ export class PageState extends EventEmitter<PageEvents> {
   dialog: Dialog | null = null;
   crashed = false;
   closed = false;
+  /** Set by the session manager: the egress denial behind a failed or refused request, if any. */
+  egressDenial?: (url: string) => { host: string; reason: string } | undefined;
 
   constructor(readonly id: string, readonly page: Page, readonly openerId?: string) {
     super();
@@ -108,6 +110,12 @@ export class PageState extends EventEmitter<PageEvents> {
       entry.status = res.status();
       entry.statusText = res.statusText();
       entry.fromCache = res.fromServiceWorker();
+      // A plain-http request the egress proxy refused (answered 403 by the proxy itself).
+      const egress = entry.status === 403 && res.headers()['x-ariadne-egress']?.startsWith('denied') ? this.egressDenial?.(entry.url) : undefined;
+      if (egress) {
+        entry.failure = `egress_denied: ${egress.host} (${egress.reason})`;
+        this.emit('requestfailed', { url: entry.url, failure: entry.failure, method: entry.method, egress });
+      }
     });
     page.on('requestfinished', (req) => {
       const entry = this.requests.get(req);
@@ -115,12 +123,13 @@ export class PageState extends EventEmitter<PageEvents> {
     });
     page.on('requestfailed', (req) => {
       const entry = this.requests.get(req);
-      const failure = req.failure()?.errorText ?? 'failed';
+      const egress = this.egressDenial?.(req.url());
+      const failure = egress ? `egress_denied: ${egress.host} (${egress.reason})` : req.failure()?.errorText ?? 'failed';
       if (entry) {
         entry.failure = failure;
         entry.durationMs = Date.now() - entry.started;
       }
-      this.emit('requestfailed', { url: req.url(), failure, method: req.method() });
+      this.emit('requestfailed', { url: req.url(), failure, method: req.method(), ...(egress ? { egress } : {}) });
     });
   }
 

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
+import { type EgressChannel, type EgressProxy, navigationGuard } from '@ariadne/egress';
+import { setNavigationGuard } from '@ariadne/page';
 
 // The pool owns every Chromium process it starts. It keeps a few contexts warm (each
 // with one page already open) so a lease does not pay newContext + newPage on the
@@ -23,6 +25,8 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
   '--disable-dev-shm-usage',
+  // WebRTC must not open UDP that bypasses the egress proxy (see README, Egress policy).
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 export interface PoolLogger {
@@ -40,6 +44,8 @@ export interface PoolOptions {
   headless?: boolean;
   launchTimeoutMs?: number;
   logger?: PoolLogger;
+  /** Egress proxy: every context sends all its traffic through its own channel of it. */
+  egress?: EgressProxy;
 }
 
 /** Context options a warm context cannot take after the fact: these force a fresh context. */
@@ -61,6 +67,8 @@ export interface Lease {
   page: Page;
   warm: boolean;
   acquiredAt: number;
+  /** The context's egress proxy channel (denials are reported on it). */
+  egress?: EgressChannel;
 }
 
 interface BrowserSlot {
@@ -230,7 +238,32 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   }
 
   private async createContext(slot: BrowserSlot, options: LeaseOptions, warm: boolean): Promise<Lease> {
-    const context = await slot.browser.newContext({
+    // No proxy bypass list: playwright then adds <-loopback>, so Chromium sends even
+    // localhost and 127.0.0.1 through the proxy (it bypasses loopback by default).
+    const channel = this.opts.egress ? await this.opts.egress.open() : undefined;
+    let context: BrowserContext;
+    try {
+      context = await this.newContext(slot, options, channel);
+    } catch (err) {
+      await channel?.close();
+      throw err;
+    }
+    if (channel) {
+      setNavigationGuard(context, navigationGuard(this.opts.egress!.policy, channel));
+      context.once('close', () => void channel.close());
+    }
+    try {
+      const page = await context.newPage();
+      return { id: randomUUID(), browserId: slot.id, context, page, warm, acquiredAt: Date.now(), ...(channel ? { egress: channel } : {}) };
+    } catch (err) {
+      await context.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  private newContext(slot: BrowserSlot, options: LeaseOptions, channel: EgressChannel | undefined): Promise<BrowserContext> {
+    return slot.browser.newContext({
+      ...(channel ? { proxy: { server: channel.url } } : {}),
       viewport: options.viewport ?? DEFAULT_VIEWPORT,
       userAgent: options.userAgent,
       locale: options.locale,
@@ -240,13 +273,6 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       storageState: options.storageState,
       acceptDownloads: true,
     });
-    try {
-      const page = await context.newPage();
-      return { id: randomUUID(), browserId: slot.id, context, page, warm, acquiredAt: Date.now() };
-    } catch (err) {
-      await context.close().catch(() => {});
-      throw err;
-    }
   }
 
   /** Give a lease back: its context is closed (contexts are never reused across sessions). */

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { AppError, type CreateSessionBody, type PageInfo, type RoleSpec, type Session, type SessionStatus } from '@ariadne/schema';
 import type { SessionRecord, SessionStore } from '@ariadne/cluster';
-import { PageState, checkNavigationUrl, setContextBaseURL, toAppError } from '@ariadne/page';
+import { PageState, checkNavigationUrl, guardNavigation, runNavigation, setContextBaseURL, toAppError } from '@ariadne/page';
 import { type BrowserPool, type Lease, DEFAULT_VIEWPORT, type PoolLogger } from './browser-pool.js';
+import type { Denial } from '@ariadne/egress';
 
 // Sessions and roles: one leased browser context per role, tabs per role, idle and
 // absolute timeouts, and crash marking. The record of every session lives in Redis
@@ -53,6 +54,18 @@ export class LiveRole {
   adopt(page: Page, openerId?: string): PageState {
     const id = `p${++this.pageSeq}`;
     const state = new PageState(id, page, openerId);
+    const channel = this.lease.egress;
+    if (channel) {
+      state.egressDenial = (url) => {
+        try {
+          const u = new URL(url);
+          const d = channel.recentDenial(u.hostname, Number(u.port) || (/^(https|wss):$/.test(u.protocol) ? 443 : 80), 10_000);
+          return d ? { host: d.host, reason: d.reason } : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+    }
     this.pages.set(id, state);
     this.queues.set(id, new TabQueue());
     if (!this.activePageId) this.activePageId = id;
@@ -142,6 +155,8 @@ export interface SessionManagerEvents {
   /** A context was leased for a role / given back: the cluster's lease registry follows these. */
   'lease-acquired': [{ id: string; sessionId: string; role: string; tenant: string }];
   'lease-released': [{ id: string }];
+  /** The egress proxy refused a connection of this role's context (rate-limited per host). */
+  'egress-denied': [{ sessionId: string; role: string; denial: Denial }];
 }
 
 const END_CODES: Record<Exclude<SessionStatus, 'active'>, 'session_crashed' | 'session_expired' | 'session_closed' | 'session_lost'> = {
@@ -267,6 +282,10 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     session.roles.set(spec.name, role);
     this.byLease.set(lease.id, { sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
     this.emit('lease-acquired', { id: lease.id, sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
+    lease.egress?.on('denied', (denial) => {
+      this.log.info({ sessionId: session.record.id, role: spec.name, host: denial.host, port: denial.port, reason: denial.reason, kind: denial.kind }, 'egress denied');
+      this.emit('egress-denied', { sessionId: session.record.id, role: spec.name, denial });
+    });
     role.adopt(lease.page);
     // Popups and pages opened by the page show up as tabs of the role.
     lease.context.on('page', (page) => void this.adoptPopup(role, page));
@@ -378,6 +397,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
 
   async openTab(role: LiveRole, url?: string): Promise<PageState> {
     const target = url ? checkNavigationUrl(url, this.opts.allowedSchemes, undefined, role.baseURL) : undefined;
+    if (target) await guardNavigation(role.lease.page, target);
     const page = await role.context.newPage();
     const state = [...role.pages.values()].find((p) => p.page === page) ?? role.adopt(page);
     if (role.viewport.width !== DEFAULT_VIEWPORT.width || role.viewport.height !== DEFAULT_VIEWPORT.height) {
@@ -386,7 +406,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     role.activePageId = state.id;
     if (target) {
       try {
-        await page.goto(target, { waitUntil: 'load', timeout: this.opts.navigationTimeoutMs });
+        await runNavigation(page, () => page.goto(target, { waitUntil: 'load', timeout: this.opts.navigationTimeoutMs }));
       } catch (err) {
         throw toAppError(err, { action: 'navigate', state });
       }

@@ -51,6 +51,8 @@ export const ERROR_STATUS = {
   link_not_found: 422,
   forbidden_origin: 403,
   mcp_session_not_found: 404,
+  egress_denied: 403,
+  model_error: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

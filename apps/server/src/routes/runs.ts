@@ -84,6 +84,7 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     bullPrefix(config.redisPrefix),
     { planner: config.runs.planner, anthropic: config.runs.anthropic, openai: config.runs.openai },
     config.allowedSchemes,
+    deps.egress?.policy,
   );
   app.addHook('onClose', async () => runs.close());
   // Followers block on the run's Redis stream, each on a connection of its own.

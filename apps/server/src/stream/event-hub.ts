@@ -8,7 +8,7 @@ import type { PageState } from '@ariadne/page';
 
 export const EVENT_TYPES = [
   'navigation', 'load', 'console', 'pageerror', 'dialog', 'tab_opened', 'tab_closed', 'download',
-  'request_failed', 'page_crashed', 'session_expiring', 'session_closed',
+  'request_failed', 'page_crashed', 'session_expiring', 'session_closed', 'egress_denied',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -54,6 +54,10 @@ export class EventHub extends EventEmitter<HubEvents> {
       if (log.warnedAt.has(mark)) return;
       log.warnedAt.add(mark);
       this.publish(id, { event: 'session_expiring', data: { inSeconds, reason } });
+    });
+    sessions.on('egress-denied', ({ sessionId, role, denial }) => {
+      const { time: _t, ...data } = denial;
+      this.publish(sessionId, { event: 'egress_denied', role, data });
     });
     sessions.on('session-ended', ({ id, status, reason }) => {
       this.publish(id, { event: 'session_closed', data: { status, reason } });

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ModelPlanner, type ToolDef, type ToolResult, type TurnResult } from './model.js';
+import type { FetchLike } from '@ariadne/egress';
+import { ModelPlanner, notAPlannerReply, type ToolDef, type ToolResult, type TurnResult } from './model.js';
 
 // The Anthropic planner: Messages API with tool use (@anthropic-ai/sdk). The SDK
 // retries 429 and 5xx answers itself (honouring retry-after), up to maxRetries.
@@ -11,9 +12,9 @@ export class AnthropicPlanner extends ModelPlanner {
   private readonly client: Anthropic;
   private messages: Msg[] = [];
 
-  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; maxTokens?: number }) {
+  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; maxTokens?: number; fetch?: FetchLike }) {
     super(o.model);
-    this.client = new Anthropic({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), maxRetries: o.maxRetries ?? 3, timeout: 120_000 });
+    this.client = new Anthropic({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.fetch ? { fetch: o.fetch as never } : {}), maxRetries: o.maxRetries ?? 3, timeout: 120_000 });
     this.maxTokens = o.maxTokens ?? 1024;
   }
 
@@ -31,6 +32,7 @@ export class AnthropicPlanner extends ModelPlanner {
       tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as never })),
       messages: this.messages as never,
     }, { signal });
+    if (!res || !Array.isArray(res.content) || !res.usage) throw notAPlannerReply('a Messages API reply', res);
     const calls = res.content
       .filter((b): b is Extract<typeof b, { type: 'tool_use' }> => b.type === 'tool_use')
       .map((b) => ({

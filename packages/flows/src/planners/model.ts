@@ -8,6 +8,7 @@ import { assertEmailReceived, assertHttp, currentUrl, httpStep, nextCode, openEm
 import type { CheckSpec } from '../types.js';
 import { CaseStop, errorOf, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import type { Planner } from './planner.js';
+import { egressDenial, deniedErrorFrom } from '@ariadne/egress';
 
 // The shared loop of the model planners (Anthropic, OpenAI-compatible): the model gets
 // a small tool set and the case, and acts on refs from its last snapshot. The rules of
@@ -178,6 +179,44 @@ export function validateArgs(call: ToolCall): string | null {
   return null;
 }
 
+/** How much of an answer that is not a planner reply may be quoted in a report. */
+export const EXCERPT_CHARS = 120;
+
+/** A short, labelled excerpt of untrusted model-API output (never the whole answer). */
+export function untrustedExcerpt(v: unknown): string {
+  const text = typeof v === 'string' ? v : (() => { try { return JSON.stringify(v); } catch { return String(v); } })();
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
+
+export function notAPlannerReply(expected: string, answer: unknown): AppError {
+  return new AppError('model_error', `The model API answer is not ${expected}.`, {
+    untrustedExcerpt: `model API answer, first ${EXCERPT_CHARS} characters, not a valid reply: ${untrustedExcerpt(answer)}`,
+  });
+}
+
+/**
+ * A failed model request as a report error: the status and kind of failure, and at most
+ * a short labelled excerpt of what the API answered (SDK errors carry the whole body,
+ * which for a tenant-chosen base URL could be anything that URL returns).
+ */
+export function modelRequestError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const denied = egressDenial(err);
+  if (denied) return deniedErrorFrom(denied, 'baseUrl');
+  const e = err as { status?: unknown; name?: string; message?: string };
+  if (e && typeof e.status === 'number') {
+    return new AppError('model_error', `The model API answered HTTP ${e.status}.`, {
+      status: e.status,
+      untrustedExcerpt: `model API answer, first ${EXCERPT_CHARS} characters: ${untrustedExcerpt(e.message ?? '')}`,
+    });
+  }
+  if (e && /APIConnection(Timeout)?Error/.test(e.name ?? '')) {
+    return new AppError('model_error', `Could not reach the model API (${/Timeout/.test(e.name ?? '') ? 'timeout' : 'connection error'}).`);
+  }
+  return err;
+}
+
 export abstract class ModelPlanner implements Planner {
   abstract readonly name: string;
   constructor(readonly model: string) {}
@@ -230,12 +269,12 @@ export abstract class ModelPlanner implements Planner {
         turn = await this.turn(SYSTEM_PROMPT, TOOLS, tools.signal);
       } catch (err) {
         if (tools.signal.aborted) tools.checkpoint();
-        throw err;
+        throw modelRequestError(err);
       }
       tools.addTurn(turn.inputTokens, turn.outputTokens);
       if (!turn.calls.length) {
         if (++idle >= 2) {
-          tools.complete(false, `The model stopped without calling complete_case: ${turn.text.slice(0, 200)}`);
+          tools.complete(false, `The model stopped without calling complete_case (its last text, excerpt: "${untrustedExcerpt(turn.text)}").`);
           return;
         }
         this.record(turn, []);
@@ -287,7 +326,7 @@ export abstract class ModelPlanner implements Planner {
       return { content: `url: ${snap.url}\ntitle: ${snap.title}\n${snap.truncated ? `(budgeted to ${tools.settings.snapshotMaxTokens} tokens; parts collapsed)\n` : ''}${snap.text}`, isError: false };
     }
     if (call.name === 'complete_case') {
-      tools.complete(Boolean(a.passed), str(a.summary) ?? '');
+      tools.complete(Boolean(a.passed), (str(a.summary) ?? '').slice(0, 500));
       return { content: 'Case closed.', isError: false };
     }
     if (call.name === 'assert') {

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import { ModelPlanner, type ToolDef, type ToolResult, type TurnResult } from './model.js';
+import type { FetchLike } from '@ariadne/egress';
+import { ModelPlanner, notAPlannerReply, type ToolDef, type ToolResult, type TurnResult } from './model.js';
 
 // The OpenAI-compatible planner: chat completions with tools (the `openai` package).
 // The base URL is configurable, so Ollama, vLLM, LM Studio and other compatible
@@ -14,9 +15,9 @@ export class OpenAIPlanner extends ModelPlanner {
   private messages: Msg[] = [];
   private pending: Msg | null = null;
 
-  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number }) {
+  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; fetch?: FetchLike }) {
     super(o.model);
-    this.client = new OpenAI({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), maxRetries: o.maxRetries ?? 3, timeout: 120_000 });
+    this.client = new OpenAI({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.fetch ? { fetch: o.fetch as never } : {}), maxRetries: o.maxRetries ?? 3, timeout: 120_000 });
   }
 
   protected begin(prompt: string): void {
@@ -30,6 +31,7 @@ export class OpenAIPlanner extends ModelPlanner {
       tools: tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
       tool_choice: 'auto',
     }, { signal });
+    if (!res || !Array.isArray(res.choices)) throw notAPlannerReply('a chat completion', res);
     const msg = res.choices[0]?.message;
     const toolCalls = (msg?.tool_calls ?? []).filter((c) => c.type === 'function') as { id: string; type: 'function'; function: { name: string; arguments: string } }[];
     const calls = toolCalls.map((c) => {

@@ -12,6 +12,7 @@ import { AppError } from '@ariadne/schema';
 import type { Planner } from '../planners/planner.js';
 import type { RunEvent, RunReport } from '../types.js';
 import { TERMINAL, type RunRecord, type RunStore } from './run-store.js';
+import { egressDenial, type FetchLike } from '@ariadne/egress';
 
 // The BullMQ processor of the "runs" queue. It runs inside a server process (the
 // worker host is inline there), so each run leases its contexts from that node's pool
@@ -38,6 +39,8 @@ export interface RunProcessorDeps {
   logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
   /** The run's inbox, for steps that read email (absent: this service receives no mail). */
   mail?: (tenant: string) => FlowMail;
+  /** The fetch callbacks use: the service's egress-checking one (packages/egress). */
+  fetch?: FetchLike;
   /** True once this node is shutting down (its browsers may be closed under a run). */
   shuttingDown?: () => boolean;
 }
@@ -69,11 +72,12 @@ export function settingsFor(base: FlowSettings, rec: RunRecord): FlowSettings {
 }
 
 /** POST the final report to the run's callbackUrl: a few tries, recorded, never fatal. */
-export async function deliverCallback(url: string, report: RunReport, attempts = 3): Promise<NonNullable<RunReport['callback']>> {
+export async function deliverCallback(url: string, report: RunReport, attempts = 3, fetchFn: FetchLike = fetch): Promise<NonNullable<RunReport['callback']>> {
   let last: { status?: number; error?: string } = {};
   for (let i = 1; i <= attempts; i++) {
     try {
-      const res = await fetch(url, {
+      // The timeout covers the whole exchange, body included: a callback never hangs a run.
+      const res = await fetchFn(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'ariadne-runs' },
         body: JSON.stringify(report),
@@ -84,7 +88,10 @@ export async function deliverCallback(url: string, report: RunReport, attempts =
       if (res.status >= 200 && res.status < 300) return { url, attempts: i, delivered: true, status: res.status };
       last = { status: res.status, error: `HTTP ${res.status}` };
     } catch (err) {
-      last = { error: (err as Error).message };
+      const denied = egressDenial(err);
+      // A refusal by the egress policy does not change on retry.
+      if (denied) return { url, attempts: i, delivered: false, error: `egress_denied: ${denied.message}` };
+      last = { error: (err as Error).name === 'TimeoutError' ? 'timeout (5 s)' : (err as Error).message };
     }
     if (i < attempts) await sleep(300 * 2 ** (i - 1));
   }
@@ -165,7 +172,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       }
       const live = await d.sessions.use(rec.tenant, sessionId);
       liveSession = live;
-      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables), mail: d.mail?.(rec.tenant) ?? null };
+      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables), mail: d.mail?.(rec.tenant) ?? null, ...(d.fetch ? { outboundFetch: d.fetch } : {}) };
       // runFlow fills this report as it goes; emit() snapshots it.
       const runPromise = runFlow({
         runId: id,
@@ -214,7 +221,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       }
       return { status: 'interrupted' };
     }
-    if (rec.request.callbackUrl) report.callback = await deliverCallback(rec.request.callbackUrl, report);
+    if (rec.request.callbackUrl) report.callback = await deliverCallback(rec.request.callbackUrl, report, 3, d.fetch);
     await Promise.all(saves);
     await d.store.update(id, (r) => {
       r.status = report.status;

@@ -8,6 +8,8 @@ import { parsePlan } from '../plan.js';
 import type { RunStatus } from '../types.js';
 import { TERMINAL, type RunOptions, type RunRecord, type RunStore } from './run-store.js';
 import { markRunFailed } from './processor.js';
+import { checkEgressUrl, type EgressPolicy } from '@ariadne/egress';
+import { ownKeyRequired, tenantBaseUrl } from '../planners/factory.js';
 
 // What the /v1/runs routes do: check a run request (the plan parses, URLs are http(s),
 // the planner has a key), store the record, queue the BullMQ job; read, list and
@@ -73,6 +75,8 @@ export class RunService {
     private readonly prefix: string,
     private readonly defaults: PlannerDefaults,
     private readonly allowedSchemes: string[],
+    /** The egress policy: a callbackUrl or a tenant-chosen model baseUrl it denies is refused at once (403). */
+    private readonly egress?: EgressPolicy,
   ) {}
 
   private q(): Queue {
@@ -124,6 +128,15 @@ export class RunService {
       if (!body.apiKey && !d.apiKey) {
         throw new AppError('invalid_request', `The ${planner} planner needs an API key: pass "apiKey" or set ${planner === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`, { field: 'apiKey' });
       }
+      if (tenantBaseUrl(planner, body.baseUrl, this.defaults)) {
+        if (!body.apiKey) throw ownKeyRequired(planner);
+        if (this.egress) await checkEgressUrl(this.egress, body.baseUrl!, 'baseUrl');
+      }
+    }
+    if (this.egress) {
+      // Refused now rather than discovered by the worker (they are checked again when used).
+      await checkEgressUrl(this.egress, url, 'url');
+      if (body.callbackUrl) await checkEgressUrl(this.egress, body.callbackUrl, 'callbackUrl');
     }
     const now = new Date().toISOString();
     const rec: RunRecord = {
