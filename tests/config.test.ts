@@ -71,10 +71,14 @@ describe('loadConfig defaults', () => {
       RUN_MAX_TURNS_PER_CASE: c.runs.maxTurnsPerCase, RUN_MAX_TOKENS_PER_CASE: c.runs.maxTokensPerCase, RUN_MAX_TOKENS: c.runs.maxTokensPerRun,
       RUN_CASE_TIMEOUT_MS: c.runs.caseTimeoutMs, RUN_TIMEOUT_MS: c.runs.runTimeoutMs, RUN_ASSERT_TIMEOUT_MS: c.runs.assertTimeoutMs,
       FLOW_PLANNER: c.runs.planner, ANTHROPIC_MODEL: c.runs.anthropic.model, OPENAI_MODEL: c.runs.openai.model,
+      TENANT_MAX_SESSIONS: c.quotas.defaults.maxSessions, TENANT_MAX_RUNS: c.quotas.defaults.maxRuns,
+      TENANT_SESSIONS_PER_MINUTE: c.quotas.defaults.sessionsPerMinute, POOL_ISOLATION: c.isolation.mode,
+      POOL_TENANT_BROWSER_IDLE_SECONDS: c.isolation.tenantBrowserIdleSeconds, CHROMIUM_SANDBOX: c.isolation.sandbox,
     };
     // Derived at start from where the server listens (runtime.ts), not a literal value.
     expect(c.cluster.nodeUrl).toBe('');
-    const derived = ['NODE_URL'];
+    // Shares of capacity (e.g. 75%), applied only with two or more tenants (tenancy-config test).
+    const derived = ['NODE_URL', 'TENANT_MAX_CONTEXTS', 'TENANT_MAX_QUEUED'];
     for (const v of ENV_VARS) {
       if (v.default.startsWith('(') || derived.includes(v.name)) continue; // "(embedded)", "(none)": a behaviour, checked above
       expect(v.name in actual, `${v.name} is new: add it to this test with the Config field it sets`).toBe(true);

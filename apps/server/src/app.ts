@@ -14,6 +14,7 @@ import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
 import { streamRoutes } from './routes/stream.js';
 import { runRoutes } from './routes/runs.js';
+import { tenantRoutes } from './routes/tenant.js';
 import { openapiTransform } from './openapi-transform.js';
 import type { ServerDeps } from './deps.js';
 
@@ -70,6 +71,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(sessionRoutes(deps));
   await app.register(pageOpRoutes(deps));
   await app.register(runRoutes(deps));
+  await app.register(tenantRoutes(deps));
   await app.register(streamRoutes(deps, {
     pingIntervalMs: deps.config.stream.pingIntervalMs,
     maxMessageBytes: deps.config.bodyLimit,

@@ -4,7 +4,7 @@ import { Admission, Membership, QUEUES, type SessionStore } from '@ariadne/clust
 import { createRunProcessor, DEFAULT_SETTINGS, markRunFailed, plannerFor, RunStore } from '@ariadne/flows';
 import { startWorkers, type WorkerHost } from '@ariadne/worker';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
-import type { Config } from './config.js';
+import { limitsFor, type Config } from './config.js';
 import type { Metrics } from './metrics.js';
 
 // Joins this node to the cluster: heartbeat and leases (Membership), the admission
@@ -60,6 +60,7 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
     redisPrefix: prefix,
     nodeId: config.nodeId,
     maxQueued: config.cluster.queueMax,
+    maxQueuedFor: (tenant) => limitsFor(config.quotas, tenant).maxQueued,
     freeSlots: () => pool.capacity - pool.leasedCount,
     admit: (req) => sessions.create(req.tenant, req.body as never),
     logger: d.logger,

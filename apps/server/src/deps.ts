@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
-import type { SessionStore } from '@ariadne/cluster';
+import type { SessionStore, TenantQuotas } from '@ariadne/cluster';
 import type { Config } from './config.js';
 import type { ClusterNode } from './cluster.js';
 import type { Metrics } from './metrics.js';
@@ -17,5 +17,7 @@ export interface ServerDeps {
   store?: SessionStore;
   cluster?: ClusterNode | null;
   metrics?: Metrics;
+  /** Per-tenant quotas (absent when the app is built only to read its schemas). */
+  quotas?: TenantQuotas;
 }
 

@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   capacity_exhausted: 503,
   queue_full: 429,
   rate_limited: 429,
+  quota_exceeded: 429,
   timeout: 504,
   navigation_failed: 502,
   node_unreachable: 502,
