@@ -493,6 +493,8 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
         timeout: this.opts.launchTimeoutMs ?? 30_000,
         // A marker switch (Chromium ignores unknown switches) lets us find our own pid.
         args: [...(this.noSandbox ? [NO_SANDBOX_FLAG] : []), ...CHROMIUM_FLAGS, `--ariadne-browser=${id}`],
+        // Playwright adds --no-sandbox itself unless told the sandbox is wanted.
+        chromiumSandbox: !this.noSandbox,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
