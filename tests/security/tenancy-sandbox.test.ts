@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../helpers/service.js';
-import { browserProcesses, freePort, killPids, MAIN_JS, waitUntil } from '../helpers/process.js';
+import { browserProcesses, freePort, killPids, MAIN_JS, redisProcessesIn, waitUntil } from '../helpers/process.js';
 
 // Issue 10, item 8: Chromium runs with its own sandbox where the host allows it. Root
 // cannot (the browsers test checks the fallback); here the service runs as an
@@ -20,6 +20,7 @@ let out = '';
 let dir = '';
 let url = '';
 let exited: Promise<unknown> = Promise.resolve();
+let shutdownMs = 0;
 
 const markers = () => out.split('\n').flatMap((l) => {
   try {
@@ -62,14 +63,17 @@ afterAll(async () => {
   if (!child) return;
   const ids = markers();
   if (child.exitCode === null) {
+    const t0 = Date.now();
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    shutdownMs = Date.now() - t0;
+    console.log(`server as nobody stopped in ${shutdownMs} ms, exit ${child.exitCode} ${child.signalCode}`);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await exited;
     }
   }
-  killPids(browserProcesses(ids));
+  killPids([...browserProcesses(ids), ...redisProcessesIn(dir)]);
   rmSync(dir, { recursive: true, force: true });
 });
 
