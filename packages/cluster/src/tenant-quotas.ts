@@ -175,28 +175,46 @@ export class TenantQuotas {
 
   /** Give back a session's holds (its end), or one role's context. */
   async releaseSession(tenant: string, sessionId: string, roles: string[]): Promise<void> {
-    const m = this.redis.multi().zrem(this.key(tenant, 'sessions'), sessionId);
-    if (roles.length) m.zrem(this.key(tenant, 'contexts'), ...roles.map((r) => ctxMember(sessionId, r)));
-    await withRedis(() => m.exec());
+    const release = async () => {
+      const m = this.redis.multi().zrem(this.key(tenant, 'sessions'), sessionId);
+      if (roles.length) m.zrem(this.key(tenant, 'contexts'), ...roles.map((r) => ctxMember(sessionId, r)));
+      await withRedis(() => m.exec());
+    };
+    if (this.renewing) this.releasedDuringRenew.push(release);
+    await release();
   }
 
   async releaseContext(tenant: string, sessionId: string, role: string): Promise<void> {
-    await withRedis(() => this.redis.zrem(this.key(tenant, 'contexts'), ctxMember(sessionId, role)));
+    const release = async () => { await withRedis(() => this.redis.zrem(this.key(tenant, 'contexts'), ctxMember(sessionId, role))); };
+    if (this.renewing) this.releasedDuringRenew.push(release);
+    await release();
   }
 
+  private renewing = false;
+  /** Releases made while a renewal was in flight: its ZADD may have put them back. */
+  private releasedDuringRenew: (() => Promise<void>)[] = [];
+
   /**
-   * Heartbeat: push the expiry of the holds of this node's live sessions forward.
-   * XX: a hold released meanwhile is not brought back.
+   * Heartbeat: push the expiry of the holds of this node's live sessions forward. Not
+   * XX, so holds lost with a Redis restart come back; a hold released while a renewal
+   * was in flight comes back too, but only until it lapses one TTL later.
    */
   async renew(sessions: { tenant: string; sessionId: string; roles: string[] }[]): Promise<void> {
-    if (!sessions.length) return;
+    if (!sessions.length || this.renewing) return;
     const expiry = Date.now() + this.opts.holdTtlMs;
     const m = this.redis.multi();
     for (const s of sessions) {
-      m.zadd(this.key(s.tenant, 'sessions'), 'XX', expiry, s.sessionId);
-      for (const r of s.roles) m.zadd(this.key(s.tenant, 'contexts'), 'XX', expiry, ctxMember(s.sessionId, r));
+      m.zadd(this.key(s.tenant, 'sessions'), expiry, s.sessionId);
+      for (const r of s.roles) m.zadd(this.key(s.tenant, 'contexts'), expiry, ctxMember(s.sessionId, r));
     }
-    await withRedis(() => m.exec());
+    this.renewing = true;
+    try {
+      await withRedis(() => m.exec());
+    } finally {
+      this.renewing = false;
+      const again = this.releasedDuringRenew.splice(0);
+      for (const release of again) await release().catch(() => {});
+    }
   }
 
   /**
