@@ -16,7 +16,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
-# Chromium runs with --no-sandbox (set by the pool), so the unprivileged "node" user works.
+# An unprivileged user lets Chromium use its own sandbox where the container allows user
+# namespaces (see README, "Tenant isolation"); otherwise the pool falls back to --no-sandbox.
 RUN mkdir -p /data && chown node:node /data
 USER node
 ENV NODE_ENV=production \

@@ -67,6 +67,8 @@ async function startOne(env) {
   // Remember our browsers' marker ids (see BrowserPool) to check they are gone after close.
   const markers = new Set(service.pool.stats().browsers.map((b) => `--ariadne-browser=${b.id}`));
   service.pool.on('browser-restarted', ({ browserId }) => markers.add(`--ariadne-browser=${browserId}`));
+  // Tenant isolation launches browsers on demand: track those too.
+  service.pool.on('browser-launched', ({ browserId }) => markers.add(`--ariadne-browser=${browserId}`));
   let stopped = null;
   const handle = {
     service,

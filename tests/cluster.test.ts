@@ -132,6 +132,8 @@ describe('admission queue', () => {
     svc = await startTestService({
       POOL_MAX_CONTEXTS: '2', POOL_MAX_CONTEXTS_PER_BROWSER: '2', POOL_WARM_CONTEXTS: '0', QUEUE_MAX: '3',
       API_KEYS: `${KEY_A}:a,${KEY_B}:b`,
+      // This file tests the shared queue itself: no per-tenant shares (tests/security/tenancy-*).
+      TENANT_MAX_CONTEXTS: '0', TENANT_MAX_QUEUED: '0',
     });
   });
   afterAll(async () => { await svc?.stop(); });

@@ -76,13 +76,17 @@ describe('loadConfig defaults', () => {
       INBOX_DOMAIN: c.inbox.domain, INBOX_TTL_SECONDS: c.inbox.ttlSeconds, INBOX_MAX_MESSAGES: c.inbox.maxMessages,
       INBOX_MAX_MESSAGE_BYTES: c.inbox.maxMessageBytes,
       MCP_IDLE_TIMEOUT_SECONDS: c.mcp.idleTimeoutSeconds,
+      TENANT_MAX_SESSIONS: c.quotas.defaults.maxSessions, TENANT_MAX_RUNS: c.quotas.defaults.maxRuns,
+      TENANT_SESSIONS_PER_MINUTE: c.quotas.defaults.sessionsPerMinute, POOL_ISOLATION: c.isolation.mode,
+      POOL_TENANT_BROWSER_IDLE_SECONDS: c.isolation.tenantBrowserIdleSeconds, CHROMIUM_SANDBOX: c.isolation.sandbox,
     };
     // Inboxes are off by default; the SMTP listener binds where HTTP does unless told.
     expect(c.inbox.smtpPort).toBeNull();
     expect(c.inbox.smtpHost).toBe(c.host);
     // Derived at start from where the server listens (runtime.ts), not a literal value.
     expect(c.cluster.nodeUrl).toBe('');
-    const derived = ['NODE_URL'];
+    // Shares of capacity (e.g. 75%), applied only with two or more tenants (tenancy-config test).
+    const derived = ['NODE_URL', 'TENANT_MAX_CONTEXTS', 'TENANT_MAX_QUEUED'];
     for (const v of ENV_VARS) {
       if (v.default.startsWith('(') || derived.includes(v.name)) continue; // "(embedded)", "(none)": a behaviour, checked above
       expect(v.name in actual, `${v.name} is new: add it to this test with the Config field it sets`).toBe(true);

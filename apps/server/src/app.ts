@@ -16,6 +16,7 @@ import { streamRoutes } from './routes/stream.js';
 import { runRoutes } from './routes/runs.js';
 import { inboxRoutes } from './routes/inboxes.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { tenantRoutes } from './routes/tenant.js';
 import { openapiTransform } from './openapi-transform.js';
 import type { ServerDeps } from './deps.js';
 
@@ -78,6 +79,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(runRoutes(deps));
   await app.register(inboxRoutes(deps));
   await app.register(mcpRoutes(deps));
+  await app.register(tenantRoutes(deps));
   await app.register(streamRoutes(deps, {
     pingIntervalMs: deps.config.stream.pingIntervalMs,
     maxMessageBytes: deps.config.bodyLimit,

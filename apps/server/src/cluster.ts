@@ -5,7 +5,7 @@ import { createRunProcessor, DEFAULT_SETTINGS, inboxFlowMail, markRunFailed, pla
 import { InboxStore } from '@ariadne/inbox';
 import { startWorkers, type WorkerHost } from '@ariadne/worker';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
-import type { Config } from './config.js';
+import { limitsFor, type Config } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { FetchLike } from '@ariadne/egress';
 
@@ -64,6 +64,7 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
     redisPrefix: prefix,
     nodeId: config.nodeId,
     maxQueued: config.cluster.queueMax,
+    maxQueuedFor: (tenant) => limitsFor(config.quotas, tenant).maxQueued,
     freeSlots: () => pool.capacity - pool.leasedCount,
     admit: (req) => sessions.create(req.tenant, req.body as never),
     logger: d.logger,

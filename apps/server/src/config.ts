@@ -32,10 +32,19 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'SNAPSHOT_TIMEOUT_MS', default: '15000', description: 'Timeout of one accessibility snapshot.' },
   { name: 'DESCRIBE_WAIT_MS', default: '2000', description: 'How long the description ladder retries while the page settles.' },
   { name: 'ALLOWED_SCHEMES', default: 'http,https', description: 'URL schemes navigation may use (about:blank is always allowed).' },
-  { name: 'API_KEYS', default: '(none)', description: 'Comma list of key:tenant pairs. No keys at all = local open mode (tenant "local").' },
-  { name: 'API_KEYS_FILE', default: '(none)', description: 'JSON file: {"key": "tenant", ...} or [{"key": "...", "tenant": "..."}].' },
   { name: 'EGRESS_DENY', default: '(none)', description: 'Comma list of CIDRs and host patterns (10.0.0.0/8, *.internal, localhost) browsers, callbacks and model base URLs may never reach; always wins.' },
   { name: 'EGRESS_ALLOW', default: '(none)', description: 'Comma list of CIDRs and host patterns allowed even though the default denies them (e.g. a staging network 10.20.0.0/16). With API keys the default denies loopback, link-local, metadata and private ranges.' },
+  { name: 'API_KEYS', default: '(none)', description: 'Comma list of key:tenant pairs, each optionally followed by per-tenant quotas: key:tenant:max_sessions=10:max_contexts=20 (names: max_sessions, max_contexts, max_queued, max_runs, sessions_per_minute; 0 = unlimited). No keys at all = local open mode (tenant "local").' },
+  { name: 'API_KEYS_FILE', default: '(none)', description: 'JSON file: {"key": "tenant", ...}, {"key": {"tenant": "...", "max_sessions": 10}} or [{"key": "...", "tenant": "...", "max_contexts": 20, ...}].' },
+  { name: 'TENANT_MAX_SESSIONS', default: '0', description: 'Default cap on live sessions per tenant, cluster-wide (0 = unlimited); beyond it: 429 quota_exceeded. Per key: max_sessions.' },
+  { name: 'TENANT_MAX_CONTEXTS', default: '75%', description: 'Default cap on contexts (roles) a tenant holds cluster-wide: a number, or a percentage of POOL_MAX_CONTEXTS; 0 = unlimited. Applies when two or more tenants are configured, so no tenant can take all capacity. Per key: max_contexts.' },
+  { name: 'TENANT_MAX_QUEUED', default: '50%', description: 'Default cap on session requests a tenant may have waiting in the admission queue: a number or a percentage of QUEUE_MAX; 0 = unlimited. Applies when two or more tenants are configured. Per key: max_queued.' },
+  { name: 'TENANT_MAX_RUNS', default: '0', description: 'Default cap on flow runs a tenant may have queued or running at once (0 = unlimited). Per key: max_runs.' },
+  { name: 'TENANT_SESSIONS_PER_MINUTE', default: '0', description: 'Default rate of session creation per tenant, cluster-wide, over a sliding minute (0 = unlimited); beyond it: 429 rate_limited with Retry-After. Per key: sessions_per_minute.' },
+  { name: 'POOL_ISOLATION', default: 'tenant', description: 'tenant: every Chromium process serves one tenant only (browsers are launched per tenant on demand); none: tenants share browsers (contexts are still separate).' },
+  { name: 'POOL_MAX_BROWSERS', default: '(max(POOL_BROWSERS, 8))', description: 'Upper bound on Chromium processes on this node (tenant isolation launches browsers per tenant); an idle tenant browser is closed to make room.' },
+  { name: 'POOL_TENANT_BROWSER_IDLE_SECONDS', default: '60', description: 'A tenant\'s browser with no leased context for this long is closed (POOL_BROWSERS spare browsers stay ready for new tenants).' },
+  { name: 'CHROMIUM_SANDBOX', default: 'auto', description: 'Chromium\'s own sandbox. auto: on where the host allows it (not as root, user namespaces available), else off with one warning; on: required (start fails without it); off: --no-sandbox.' },
   { name: 'BODY_LIMIT_BYTES', default: '10485760', description: 'Largest request body accepted (uploads travel in the body).' },
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', description: 'Grace period for a graceful shutdown before browsers are killed.' },
   { name: 'STREAM_PING_INTERVAL_MS', default: '20000', description: 'WebSocket keep-alive ping interval; a client missing two pings is closed (4000).' },
@@ -94,6 +103,10 @@ export interface Config {
   apiKeys: Map<string, string>;
   /** Egress policy lists (packages/egress); the mode follows apiKeys (keys set: strict). */
   egress: { deny: string[]; allow: string[] };
+  /** Per-tenant limits: defaults for every tenant, and overrides given with a tenant's API key. */
+  quotas: QuotaConfig;
+  /** How tenants' contexts are placed on Chromium processes, and Chromium's sandbox. */
+  isolation: IsolationConfig;
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number };
   /** Request timeouts and public endpoints (see README "Security model"). */
@@ -118,6 +131,41 @@ export interface Config {
   inbox: { smtpPort: number | null; smtpHost: string; domain: string; ttlSeconds: number; maxMessages: number; maxMessageBytes: number };
   nodeId: string;
   logLevel: string;
+}
+
+/** 0 = unlimited. */
+export interface TenantLimits {
+  maxSessions: number;
+  maxContexts: number;
+  maxQueued: number;
+  maxRuns: number;
+  sessionsPerMinute: number;
+}
+
+export interface QuotaConfig {
+  defaults: TenantLimits;
+  perTenant: Map<string, Partial<TenantLimits>>;
+}
+
+export interface IsolationConfig {
+  mode: 'tenant' | 'none';
+  maxBrowsers: number;
+  tenantBrowserIdleSeconds: number;
+  sandbox: 'auto' | 'on' | 'off';
+}
+
+/** Option names accepted after key:tenant in API_KEYS and in API_KEYS_FILE entries. */
+export const QUOTA_OPTIONS: Record<string, keyof TenantLimits> = {
+  max_sessions: 'maxSessions',
+  max_contexts: 'maxContexts',
+  max_queued: 'maxQueued',
+  max_runs: 'maxRuns',
+  sessions_per_minute: 'sessionsPerMinute',
+};
+
+/** The limits that apply to one tenant: its key's overrides over the defaults. */
+export function limitsFor(quotas: QuotaConfig, tenant: string): TenantLimits {
+  return { ...quotas.defaults, ...quotas.perTenant.get(tenant) };
 }
 
 export class ConfigError extends Error {
@@ -169,28 +217,97 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const apiKeys = new Map<string, string>();
-  const addKey = (key: string, tenant: string, where: string) => {
+  const perTenant = new Map<string, Partial<TenantLimits>>();
+  const addKey = (key: string, tenant: string, where: string, limits: Partial<TenantLimits> = {}) => {
     if (key.length < 16) problems.push(`${where}: API keys must be at least 16 characters`);
     else if (!/^[A-Za-z0-9_.-]{1,64}$/.test(tenant)) problems.push(`${where}: tenant "${tenant}" must be 1-64 letters, digits, _ . -`);
-    else apiKeys.set(key, tenant);
+    else {
+      apiKeys.set(key, tenant);
+      // Quotas belong to the tenant: two keys of one tenant must not disagree.
+      const before = perTenant.get(tenant) ?? {};
+      for (const [name, value] of Object.entries(limits) as [keyof TenantLimits, number][]) {
+        if (before[name] !== undefined && before[name] !== value) problems.push(`${where}: tenant "${tenant}" is given two different ${name} quotas`);
+      }
+      if (Object.keys(limits).length) perTenant.set(tenant, { ...before, ...limits });
+    }
   };
-  for (const pair of str('API_KEYS', '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  const quotaOption = (name: string, raw: unknown, where: string, limits: Partial<TenantLimits>) => {
+    const field = QUOTA_OPTIONS[name];
+    const n = Number(raw);
+    if (!field) problems.push(`${where}: unknown quota option "${name}" (known: ${Object.keys(QUOTA_OPTIONS).join(', ')})`);
+    else if (!Number.isInteger(n) || n < 0 || n > 1_000_000) problems.push(`${where}: ${name}=${String(raw)} must be an integer between 0 and 1000000`);
+    else limits[field] = n;
+  };
+  for (const entry of str('API_KEYS', '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    // key:tenant[:name=value...]; keys may contain colons, so options are taken from the end.
+    const parts = entry.split(':');
+    const limits: Partial<TenantLimits> = {};
+    while (parts.length > 2 && /^[a-z_]+=[^:=]*$/.test(parts[parts.length - 1])) {
+      const [name, value] = parts.pop()!.split('=');
+      quotaOption(name, value, 'API_KEYS', limits);
+    }
+    const pair = parts.join(':');
     const i = pair.lastIndexOf(':');
     if (i <= 0) problems.push('API_KEYS entries must look like key:tenant');
-    else addKey(pair.slice(0, i), pair.slice(i + 1), 'API_KEYS');
+    else addKey(pair.slice(0, i), pair.slice(i + 1), 'API_KEYS', limits);
   }
   const keysFile = str('API_KEYS_FILE', '');
   if (keysFile) {
     try {
       const parsed = JSON.parse(readFileSync(keysFile, 'utf8')) as unknown;
-      const entries = Array.isArray(parsed)
-        ? (parsed as { key: string; tenant: string }[]).map((e) => [e.key, e.tenant] as const)
-        : Object.entries(parsed as Record<string, string>);
-      for (const [k, t] of entries) addKey(String(k), String(t), 'API_KEYS_FILE');
+      type Entry = { key?: unknown; tenant?: unknown; quotas?: Record<string, unknown> } & Record<string, unknown>;
+      const entries: [unknown, Entry][] = Array.isArray(parsed)
+        ? (parsed as Entry[]).map((e) => [e?.key, e ?? {}])
+        : Object.entries(parsed as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'object' && v ? (v as Entry) : { tenant: v }]);
+      for (const [k, e] of entries) {
+        const limits: Partial<TenantLimits> = {};
+        const options = { ...e, ...(typeof e.quotas === 'object' && e.quotas ? e.quotas : {}) };
+        for (const [name, value] of Object.entries(options)) {
+          if (!['key', 'tenant', 'quotas'].includes(name)) quotaOption(name, value, 'API_KEYS_FILE', limits);
+        }
+        addKey(String(k), String(e.tenant), 'API_KEYS_FILE', limits);
+      }
     } catch (err) {
       problems.push(`API_KEYS_FILE=${keysFile} could not be read as JSON: ${(err as Error).message}`);
     }
   }
+  // Defaults for every tenant. The two that protect tenants from each other (contexts,
+  // queued requests) are shares of this node's capacity and only apply when there is
+  // more than one tenant to protect.
+  const tenantCount = new Set(apiKeys.values()).size;
+  const share = (name: string, def: string, of: number) => {
+    const raw = str(name, def);
+    const pct = /^(\d{1,3})%$/.exec(raw);
+    if (pct) {
+      if (Number(pct[1]) > 100) problems.push(`${name}=${raw} must be a percentage up to 100%`);
+      return tenantCount >= 2 && Number(pct[1]) > 0 ? Math.max(1, Math.floor((of * Number(pct[1])) / 100)) : 0;
+    }
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 1_000_000) problems.push(`${name}=${raw} must be an integer between 0 and 1000000, or a percentage`);
+    return Number.isInteger(n) && n >= 0 ? n : 0;
+  };
+  const queueMax = int('QUEUE_MAX', 100, 0, 1_000_000);
+  const quotas: QuotaConfig = {
+    defaults: {
+      maxSessions: int('TENANT_MAX_SESSIONS', 0, 0, 1_000_000),
+      maxContexts: share('TENANT_MAX_CONTEXTS', '75%', pool.maxContexts),
+      maxQueued: share('TENANT_MAX_QUEUED', '50%', queueMax),
+      maxRuns: int('TENANT_MAX_RUNS', 0, 0, 1_000_000),
+      sessionsPerMinute: int('TENANT_SESSIONS_PER_MINUTE', 0, 0, 1_000_000),
+    },
+    perTenant,
+  };
+  const isolationMode = str('POOL_ISOLATION', 'tenant');
+  if (isolationMode !== 'tenant' && isolationMode !== 'none') problems.push(`POOL_ISOLATION=${isolationMode} must be tenant or none`);
+  const sandbox = str('CHROMIUM_SANDBOX', 'auto');
+  if (!['auto', 'on', 'off'].includes(sandbox)) problems.push(`CHROMIUM_SANDBOX=${sandbox} must be auto, on or off`);
+  const isolation: IsolationConfig = {
+    mode: isolationMode as 'tenant' | 'none',
+    maxBrowsers: int('POOL_MAX_BROWSERS', Math.max(pool.browsers, 8), 1, 256),
+    tenantBrowserIdleSeconds: int('POOL_TENANT_BROWSER_IDLE_SECONDS', 60, 1, 86_400),
+    sandbox: sandbox as 'auto' | 'on' | 'off',
+  };
+  if (isolation.maxBrowsers < pool.browsers) problems.push(`POOL_MAX_BROWSERS (${isolation.maxBrowsers}) cannot be below POOL_BROWSERS (${pool.browsers})`);
 
   const egress = { deny: splitList(env.EGRESS_DENY), allow: splitList(env.EGRESS_ALLOW) };
   for (const [name, list] of [['EGRESS_DENY', egress.deny], ['EGRESS_ALLOW', egress.allow]] as const) {
@@ -245,6 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedSchemes,
     apiKeys,
     egress,
+    quotas,
+    isolation,
     bodyLimit: int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     stream: {
       pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),
@@ -261,7 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseTtlMs,
       heartbeatMs,
       reapIntervalMs: int('REAP_INTERVAL_MS', 2000, 100, 600_000),
-      queueMax: int('QUEUE_MAX', 100, 0, 1_000_000),
+      queueMax,
       queueTimeoutSeconds: int('QUEUE_TIMEOUT_SECONDS', 30, 0, 3600),
       workerMode: workerMode as 'inline' | 'off',
     },

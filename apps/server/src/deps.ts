@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { BrowserPool, SessionManager } from '@ariadne/pool';
-import type { SessionStore } from '@ariadne/cluster';
 import type { InboxStore } from '@ariadne/inbox';
+import type { SessionStore, TenantQuotas } from '@ariadne/cluster';
 import type { Config } from './config.js';
 import type { ClusterNode } from './cluster.js';
 import type { Metrics } from './metrics.js';
@@ -23,5 +23,7 @@ export interface ServerDeps {
   inboxes?: InboxStore;
   /** The egress policy, and a fetch that obeys it (callbacks, tenant-chosen model URLs). */
   egress?: { policy: EgressPolicy; fetch: FetchLike };
+  /** Per-tenant quotas (absent when the app is built only to read its schemas). */
+  quotas?: TenantQuotas;
 }
 

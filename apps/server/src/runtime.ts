@@ -4,11 +4,11 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { mapStrings, redactRequestUrl, redactText } from './security/redact.js';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createRedis, SessionStore, startEmbeddedRedis, type EmbeddedRedis } from '@ariadne/cluster';
+import { createRedis, SessionStore, startEmbeddedRedis, TenantQuotas, type EmbeddedRedis } from '@ariadne/cluster';
 import { BrowserPool, SessionManager } from '@ariadne/pool';
 import { InboxStore, startSmtpServer } from '@ariadne/inbox';
 import { createEgressFetch, EgressPolicy, EgressProxy } from '@ariadne/egress';
-import type { Config } from './config.js';
+import { limitsFor, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { joinCluster, type ClusterNode } from './cluster.js';
 import { Metrics } from './metrics.js';
@@ -115,6 +115,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxContexts: config.pool.maxContexts,
     warmContexts: config.pool.warmContexts,
     logger,
+    // Browsers per tenant only matter when there are tenants (API keys); open mode has one.
+    isolation: config.isolation.mode === 'tenant' && config.apiKeys.size > 0 ? 'tenant' : 'none',
+    maxBrowsers: config.isolation.maxBrowsers,
+    tenantBrowserIdleMs: config.isolation.tenantBrowserIdleSeconds * 1000,
+    sandbox: config.isolation.sandbox,
   });
   cleanups.push(() => pool.close());
   try {
@@ -124,6 +129,14 @@ export async function startService(config: Config, logger: Logger = createLogger
     throw new StartupError(`Could not launch Chromium (${config.chromiumPath}): ${(err as Error).message.split('\n')[0]}`);
   }
 
+  // Per-tenant quotas in Redis; holds lapse with the node's leases if it dies.
+  const quotas = new TenantQuotas({
+    redis,
+    prefix: config.redisPrefix,
+    holdTtlMs: config.cluster.leaseTtlMs,
+    limits: (tenant) => limitsFor(config.quotas, tenant),
+  });
+
   const sessions = new SessionManager(pool, store, {
     nodeId: config.nodeId,
     defaultIdleTimeoutSeconds: config.session.idleTimeoutSeconds,
@@ -132,8 +145,15 @@ export async function startService(config: Config, logger: Logger = createLogger
     navigationTimeoutMs: config.timeouts.navigationMs,
     allowedSchemes: config.allowedSchemes,
     logger,
+    gate: quotas,
   });
   sessions.start();
+  const renewQuotas = setInterval(() => {
+    const live = sessions.liveSessions().filter((s) => !s.ending).map((s) => ({ tenant: s.record.tenant, sessionId: s.record.id, roles: s.record.roles.map((r) => r.name) }));
+    void quotas.renew(live).catch(() => {});
+  }, config.cluster.heartbeatMs);
+  renewQuotas.unref();
+  cleanups.push(async () => clearInterval(renewQuotas));
   cleanups.push(() => sessions.close());
 
   const metrics = new Metrics({
@@ -147,7 +167,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   let cluster: ClusterNode | null = null;
   const inboxes = new InboxStore(redis, config.redisPrefix, config.inbox.domain);
   const egressFetch = createEgressFetch(policy, { responseTimeoutMs: 120_000 });
-  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null, inboxes, egress: { policy, fetch: egressFetch } };
+  const deps: ServerDeps = { config, sessions, pool, redis, store, metrics, cluster: null, inboxes, egress: { policy, fetch: egressFetch }, quotas };
   let smtpPort: number | null = null;
   if (config.inbox.smtpPort !== null) {
     try {

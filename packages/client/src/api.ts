@@ -124,12 +124,18 @@ export interface paths {
                             capacity: number;
                             available: number;
                             restarts: number;
+                            /** @description Chromium runs with its OS sandbox. */
+                            sandbox: boolean;
+                            /** @description tenant: every browser serves one tenant only. */
+                            isolation: "tenant" | "none";
                             browsers: {
                                 id: string;
                                 pid: number | null;
                                 leased: number;
                                 warm: number;
                                 connected: boolean;
+                                /** @description Serves one tenant (false: a spare, or isolation off). */
+                                dedicated: boolean;
                             }[];
                         };
                     };
@@ -487,6 +493,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -606,6 +621,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -666,6 +690,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -833,6 +866,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -957,6 +999,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1050,6 +1101,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1154,6 +1214,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1240,6 +1309,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1317,6 +1395,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1413,6 +1500,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1943,6 +2039,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2037,6 +2142,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2199,6 +2313,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2295,6 +2418,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2380,6 +2512,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2443,6 +2584,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2525,6 +2675,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error: a stable code, a message, optional details. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2592,6 +2751,15 @@ export interface paths {
                 };
                 /** @description Every error: a stable code, a message, optional details. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3054,6 +3222,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's per-tenant limits and current usage, cluster-wide */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tenant: string;
+                            limits: {
+                                /** @description 0 = unlimited */
+                                max_sessions: number;
+                                max_contexts: number;
+                                max_queued: number;
+                                max_runs: number;
+                                sessions_per_minute: number;
+                            };
+                            usage: {
+                                sessions: number;
+                                contexts: number;
+                                runs: number;
+                                sessions_last_minute: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/stream": {
         parameters: {
             query?: never;
@@ -3147,7 +3367,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error";
                 message: string;
                 details?: {
                     [key: string]: unknown;

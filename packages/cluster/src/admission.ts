@@ -28,6 +28,8 @@ export interface AdmissionOptions {
   redisPrefix: string;
   nodeId: string;
   maxQueued: number;
+  /** Requests one tenant may have waiting (0 = no per-tenant cap): a tenant cannot fill the queue. */
+  maxQueuedFor?: (tenant: string) => number;
   /** Free context slots on this node right now. */
   freeSlots: () => number;
   /** Create the session on this node (the admitting node). */
@@ -43,14 +45,14 @@ export interface AdmissionResult {
 
 function encodeError(err: unknown): Error {
   const e = err instanceof AppError ? err : new AppError('internal_error', err instanceof Error ? err.message : String(err));
-  return new Error(JSON.stringify({ code: e.code, message: e.message, details: e.details }));
+  return new Error(JSON.stringify({ code: e.code, message: e.message, details: e.details, headers: e.headers }));
 }
 
 function decodeError(err: unknown): AppError {
   const msg = err instanceof Error ? err.message : String(err);
   try {
-    const j = JSON.parse(msg) as { code: ErrorCode; message: string; details?: Record<string, unknown> };
-    if (j && typeof j.code === 'string') return new AppError(j.code, j.message, j.details);
+    const j = JSON.parse(msg) as { code: ErrorCode; message: string; details?: Record<string, unknown>; headers?: Record<string, string> };
+    if (j && typeof j.code === 'string') return new AppError(j.code, j.message, j.details, j.headers);
   } catch {
     /* not ours */
   }
@@ -164,11 +166,19 @@ export class Admission {
     const priority = await withRedis(async () => {
       const n = await this.opts.redis.incr(this.tenantKey(req.tenant));
       await this.opts.redis.expire(this.tenantKey(req.tenant), 3600);
-      return Math.min(n, 2 ** 21 - 1);
+      return n;
     });
+    // The tenant's counter is its number of waiting requests (taken in the same INCR).
+    const tenantCap = this.opts.maxQueuedFor?.(req.tenant) ?? 0;
+    if (tenantCap > 0 && priority > tenantCap) {
+      await this.opts.redis.multi().decr(this.tenantKey(req.tenant)).decr(this.depthKey).exec().catch(() => {});
+      throw new AppError('quota_exceeded', `Tenant "${req.tenant}" may have ${tenantCap} session requests waiting for capacity; retry later.`, {
+        quota: 'max_queued', limit: tenantCap, current: priority - 1, retryAfterSeconds: 5,
+      }, { 'retry-after': '5' });
+    }
     let job: Job;
     try {
-      job = await withRedis(() => this.queue.add('create', full, { jobId: randomUUID(), priority, removeOnComplete: { age: 300 }, removeOnFail: { age: 300 } }));
+      job = await withRedis(() => this.queue.add('create', full, { jobId: randomUUID(), priority: Math.min(priority, 2 ** 21 - 1), removeOnComplete: { age: 300 }, removeOnFail: { age: 300 } }));
     } catch (err) {
       await this.opts.redis.multi().decr(this.tenantKey(req.tenant)).decr(this.depthKey).exec().catch(() => {});
       throw err;

@@ -7,3 +7,4 @@ export * from './membership.js';
 export * from './queues.js';
 export * from './admission.js';
 export * from './maintenance.js';
+export * from './tenant-quotas.js';

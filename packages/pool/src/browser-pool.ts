@@ -10,14 +10,23 @@ import { setNavigationGuard } from '@ariadne/page';
 // with one page already open) so a lease does not pay newContext + newPage on the
 // request path, caps contexts per browser and in total, replaces a browser that dies,
 // and closes everything on shutdown.
+//
+// Tenant isolation (isolation: 'tenant'): a browser serves one tenant only. Browsers
+// start unassigned ("spare", with warm contexts); a tenant's first lease claims one,
+// and from then on it hosts that tenant's contexts alone. A tenant's browser with no
+// lease for tenantBrowserIdleMs is closed (never handed to another tenant), a spare is
+// kept ready for the next new tenant, and the total stays within maxBrowsers: when it
+// is reached, an idle browser of another tenant is closed to make room.
 
 export const DEFAULT_VIEWPORT = { width: 1600, height: 900 } as const;
 
 /** Delay before a warm context taken by a lease is replaced. */
 const REFILL_AFTER_LEASE_MS = 1000;
 
+/** Without Chromium's sandbox (root, or no user namespaces): see resolveSandbox. */
+export const NO_SANDBOX_FLAG = '--no-sandbox';
+
 export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
@@ -46,6 +55,14 @@ export interface PoolOptions {
   logger?: PoolLogger;
   /** Egress proxy: every context sends all its traffic through its own channel of it. */
   egress?: EgressProxy;
+  /** tenant: a browser serves one tenant only; none: tenants share browsers (default). */
+  isolation?: 'tenant' | 'none';
+  /** Upper bound on browsers (tenant isolation launches them on demand). Default: browsers. */
+  maxBrowsers?: number;
+  /** A tenant's browser without a lease for this long is closed. */
+  tenantBrowserIdleMs?: number;
+  /** auto: sandbox where the host allows it (default); on: required; off: --no-sandbox. */
+  sandbox?: 'auto' | 'on' | 'off';
 }
 
 /** Context options a warm context cannot take after the fact: these force a fresh context. */
@@ -75,6 +92,10 @@ interface BrowserSlot {
   id: string;
   browser: Browser;
   pid: number | null;
+  /** The only tenant this browser serves; null: spare (or isolation off). */
+  tenant: string | null;
+  /** Last lease or release on it (idle browsers of a tenant are closed). */
+  lastUsed: number;
   leases: Set<string>;
   warm: Lease[];
   warming: number;
@@ -83,7 +104,7 @@ interface BrowserSlot {
 }
 
 export interface PoolStats {
-  browsers: { id: string; pid: number | null; leased: number; warm: number; contexts: number; connected: boolean }[];
+  browsers: { id: string; pid: number | null; leased: number; warm: number; contexts: number; connected: boolean; dedicated: boolean }[];
   leased: number;
   warm: number;
   /** Warm contexts being created right now. */
@@ -93,11 +114,16 @@ export interface PoolStats {
   capacity: number;
   available: number;
   restarts: number;
+  /** Whether Chromium runs with its sandbox. */
+  sandbox: boolean;
+  isolation: 'tenant' | 'none';
 }
 
 export interface PoolEvents {
   'browser-crashed': [{ browserId: string; leaseIds: string[] }];
   'browser-restarted': [{ browserId: string; replacedId: string }];
+  'browser-launched': [{ browserId: string; tenant: string | null }];
+  'browser-closed': [{ browserId: string; tenant: string | null; reason: 'idle' | 'evicted' }];
 }
 
 export class BrowserPool extends EventEmitter<PoolEvents> {
@@ -108,15 +134,64 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   private restarts = 0;
   private refillScheduled = false;
   private readonly log: PoolLogger;
+  private noSandbox = true;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly isolated: boolean;
+  private readonly maxBrowsers: number;
 
   constructor(private readonly opts: PoolOptions) {
     super();
     this.log = opts.logger ?? { info() {}, warn() {}, error() {} };
+    this.isolated = opts.isolation === 'tenant';
+    this.maxBrowsers = Math.max(opts.maxBrowsers ?? opts.browsers, opts.browsers);
   }
 
   async start(): Promise<void> {
-    await Promise.all(Array.from({ length: this.opts.browsers }, () => this.launchBrowser()));
+    // The first launch decides whether Chromium can run sandboxed here.
+    await this.resolveSandbox();
+    await Promise.all(Array.from({ length: Math.max(0, this.opts.browsers - this.slots.size) }, () => this.launchBrowser(null)));
     await this.refill();
+    if (this.isolated) {
+      const every = Math.max(250, Math.min(5000, (this.opts.tenantBrowserIdleMs ?? 60_000) / 4));
+      this.idleTimer = setInterval(() => void this.closeIdle().catch((err) => this.log.warn({ err: String(err) }, 'idle browser sweep failed')), every);
+      this.idleTimer.unref();
+    }
+  }
+
+  get sandboxed(): boolean {
+    return !this.noSandbox;
+  }
+
+  /**
+   * Chromium's sandbox needs a non-root user and user namespaces (or its setuid helper).
+   * auto: root cannot, so it is off at once; otherwise a sandboxed launch is tried and,
+   * if it fails, Chromium runs with --no-sandbox after one loud warning. on: a failed
+   * sandboxed launch stops the start. off: --no-sandbox.
+   */
+  private async resolveSandbox(): Promise<void> {
+    const mode = this.opts.sandbox ?? 'auto';
+    if (mode === 'off') {
+      this.noSandbox = true;
+      this.log.warn({ sandbox: false }, 'CHROMIUM_SANDBOX=off: Chromium runs with --no-sandbox; a compromised renderer is not contained by the OS sandbox');
+      return;
+    }
+    const root = typeof process.getuid === 'function' && process.getuid() === 0;
+    if (root && mode === 'auto') {
+      this.noSandbox = true;
+      this.log.warn({ sandbox: false, reason: 'root' }, 'SECURITY: running as root, so Chromium runs WITHOUT its sandbox (--no-sandbox). Run the service as a non-root user with user namespaces available (see README, "Tenant isolation"), or set CHROMIUM_SANDBOX=off to acknowledge.');
+      return;
+    }
+    this.noSandbox = false;
+    try {
+      if (root) throw new Error('Chromium refuses to run sandboxed as root');
+      await this.launchBrowser(null);
+      this.log.info({ sandbox: true }, 'Chromium runs with its sandbox');
+    } catch (err) {
+      const why = (err as Error).message.split('\n').find((l) => /sandbox|namespace|root/i.test(l)) ?? (err as Error).message.split('\n')[0];
+      if (mode === 'on') throw new Error(`CHROMIUM_SANDBOX=on, but Chromium cannot start with its sandbox here: ${why}`);
+      this.noSandbox = true;
+      this.log.warn({ sandbox: false, reason: why }, 'SECURITY: Chromium cannot use its sandbox on this host, so it runs WITHOUT it (--no-sandbox). See README, "Tenant isolation", for the container set-up it needs.');
+    }
   }
 
   get capacity(): number {
@@ -136,7 +211,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       warming += s.warming;
       const open = s.browser.contexts().length;
       contexts += open;
-      return { id: s.id, pid: s.pid, leased: s.leases.size, warm: s.warm.length, contexts: open, connected: s.browser.isConnected() };
+      return { id: s.id, pid: s.pid, leased: s.leases.size, warm: s.warm.length, contexts: open, connected: s.browser.isConnected(), dedicated: s.tenant !== null };
     });
     return {
       browsers,
@@ -147,11 +222,43 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       capacity: this.opts.maxContexts,
       available: Math.max(0, this.opts.maxContexts - this.leases.size),
       restarts: this.restarts,
+      sandbox: !this.noSandbox,
+      isolation: this.isolated ? 'tenant' : 'none',
     };
   }
 
-  /** Lease a context. Throws 503 capacity_exhausted when every slot is taken. */
-  async acquire(options: LeaseOptions = {}): Promise<Lease> {
+  /** The tenant a browser serves ('' without isolation: one shared group). */
+  private groupOf(tenant: string): string {
+    return this.isolated ? tenant : '';
+  }
+
+  private live(slot: BrowserSlot): boolean {
+    return !slot.closing && slot.browser.isConnected();
+  }
+
+  /** Browsers that may host this tenant's contexts: its own (or, without isolation, all). */
+  private slotsOf(tenant: string): BrowserSlot[] {
+    const g = this.groupOf(tenant);
+    return [...this.slots.values()].filter((s) => this.live(s) && (g === '' ? true : s.tenant === g));
+  }
+
+  private spares(): BrowserSlot[] {
+    return [...this.slots.values()].filter((s) => this.live(s) && s.tenant === null);
+  }
+
+  private claim(slot: BrowserSlot, tenant: string): BrowserSlot {
+    if (this.isolated && slot.tenant === null) {
+      slot.tenant = tenant;
+      this.log.info({ browserId: slot.id, pid: slot.pid }, 'browser assigned to a tenant');
+      // Keep a spare ready for the next new tenant.
+      this.scheduleRefill(REFILL_AFTER_LEASE_MS);
+    }
+    slot.lastUsed = Date.now();
+    return slot;
+  }
+
+  /** Lease a context for a tenant. Throws 503 capacity_exhausted when every slot is taken. */
+  async acquire(tenant: string, options: LeaseOptions = {}): Promise<Lease> {
     if (this.closed) throw new AppError('shutting_down', 'The browser pool is shutting down.');
     if (this.leases.size >= this.opts.maxContexts) {
       throw new AppError('capacity_exhausted', `All ${this.opts.maxContexts} browser contexts are in use.`, {
@@ -163,10 +270,15 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     const placeholder = { lease: null as unknown as Lease, slot: null as unknown as BrowserSlot };
     this.leases.set(reservation, placeholder);
     try {
-      const lease = await this.obtain(options);
+      const lease = await this.obtain(this.groupOf(tenant), options);
       this.leases.delete(reservation);
-      const slot = this.slots.get(lease.browserId)!;
+      const slot = this.slots.get(lease.browserId);
+      if (!slot) {
+        await lease.context.close().catch(() => {});
+        throw new AppError('capacity_exhausted', 'The browser chosen for this lease went away; retry.', { capacity: this.opts.maxContexts });
+      }
       slot.leases.add(lease.id);
+      slot.lastUsed = Date.now();
       this.leases.set(lease.id, { lease, slot });
       return lease;
     } catch (err) {
@@ -180,10 +292,10 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     }
   }
 
-  private async obtain(options: LeaseOptions): Promise<Lease> {
+  private async obtain(tenant: string, options: LeaseOptions): Promise<Lease> {
     const needsFresh = Boolean(options.userAgent || options.locale || options.timezoneId || options.baseURL);
     if (!needsFresh) {
-      const warm = this.takeWarm();
+      const warm = this.takeWarm(tenant);
       if (warm) {
         try {
           await this.adapt(warm, options);
@@ -195,7 +307,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
         }
       }
     }
-    const slot = await this.pickSlot();
+    const slot = await this.pickSlot(tenant);
     const lease = await this.createContext(slot, options, false);
     return lease;
   }
@@ -210,31 +322,73 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     await Promise.all(tasks);
   }
 
-  private takeWarm(): Lease | null {
-    // Prefer the least-loaded browser's warm context.
-    const slots = [...this.slots.values()]
-      .filter((s) => !s.closing && s.browser.isConnected() && s.warm.length > 0)
-      .sort((a, b) => a.leases.size - b.leases.size);
-    const slot = slots[0];
-    return slot ? slot.warm.shift()! : null;
+  private takeWarm(tenant: string): Lease | null {
+    // Prefer the least-loaded browser's warm context: the tenant's own, else (a tenant's
+    // first lease) a spare's, which makes that spare the tenant's. A spare's warm
+    // contexts were never used by anyone.
+    const pick = (slots: BrowserSlot[]) => slots.filter((s) => s.warm.length > 0).sort((a, b) => a.leases.size - b.leases.size)[0];
+    const own = pick(this.slotsOf(tenant));
+    if (own) return this.claim(own, tenant).warm.shift()!;
+    if (!this.isolated || this.slotsOf(tenant).length > 0) return null;
+    const spare = pick(this.spares());
+    return spare ? this.claim(spare, tenant).warm.shift()! : null;
   }
 
-  private async pickSlot(): Promise<BrowserSlot> {
-    const live = [...this.slots.values()].filter((s) => !s.closing && s.browser.isConnected());
-    const candidates = live
-      .filter((s) => s.leases.size + s.warm.length + s.warming < this.opts.maxContextsPerBrowser)
-      .sort((a, b) => a.leases.size - b.leases.size);
-    if (candidates[0]) return candidates[0];
+  private hasRoom(s: BrowserSlot): boolean {
+    return s.leases.size + s.warm.length + s.warming < this.opts.maxContextsPerBrowser;
+  }
+
+  private async pickSlot(tenant: string): Promise<BrowserSlot> {
+    const live = this.slotsOf(tenant);
+    const candidates = live.filter((s) => this.hasRoom(s)).sort((a, b) => a.leases.size - b.leases.size);
+    if (candidates[0]) return this.claim(candidates[0], tenant);
     // Every browser is full of warm contexts: evict a warm one rather than refuse.
     const withWarm = live.find((s) => s.warm.length > 0);
     if (withWarm) {
       const victim = withWarm.warm.pop()!;
       await victim.context.close().catch(() => {});
-      return withWarm;
+      return this.claim(withWarm, tenant);
     }
-    if (live.length < this.opts.browsers || live.length === 0) return this.launchBrowser();
-    const leastLoaded = live.sort((a, b) => a.leases.size - b.leases.size)[0];
-    return leastLoaded;
+    if (!this.isolated) {
+      if (live.length < this.opts.browsers || live.length === 0) return this.launchBrowser(null);
+      return live.sort((a, b) => a.leases.size - b.leases.size)[0];
+    }
+    // The tenant needs a browser of its own: a spare, a new one, or one freed by closing
+    // an idle browser of another tenant (least recently used first).
+    const spare = this.spares().sort((a, b) => b.warm.length - a.warm.length)[0];
+    if (spare) return this.claim(spare, tenant);
+    if (this.slots.size + this.launching >= this.maxBrowsers) {
+      const idle = [...this.slots.values()]
+        .filter((s) => this.live(s) && s.leases.size === 0 && s.tenant !== tenant)
+        .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) {
+        throw new AppError('capacity_exhausted', `All ${this.maxBrowsers} browsers serve other tenants' live sessions; none can be given to this tenant now.`, {
+          capacity: this.opts.maxContexts, browsers: this.maxBrowsers,
+        });
+      }
+      await this.closeSlot(idle, 'evicted');
+    }
+    return this.launchBrowser(tenant);
+  }
+
+  /** Close a browser that holds no lease (idle tenant browser, or room for another tenant). */
+  private async closeSlot(slot: BrowserSlot, reason: 'idle' | 'evicted'): Promise<void> {
+    slot.closing = true;
+    this.slots.delete(slot.id);
+    this.log.info({ browserId: slot.id, pid: slot.pid, reason }, 'tenant browser closed');
+    this.emit('browser-closed', { browserId: slot.id, tenant: slot.tenant, reason });
+    await slot.browser.close().catch(() => {});
+  }
+
+  /** Close tenants' browsers that have had no lease for tenantBrowserIdleMs. */
+  private async closeIdle(): Promise<void> {
+    if (this.closed) return;
+    const idleMs = this.opts.tenantBrowserIdleMs ?? 60_000;
+    const now = Date.now();
+    const idle = [...this.slots.values()].filter((s) => !s.closing && s.tenant !== null && s.leases.size === 0 && s.warming === 0 && now - s.lastUsed >= idleMs);
+    if (!idle.length) return;
+    await Promise.all(idle.map((s) => this.closeSlot(s, 'idle')));
+    this.scheduleRefill();
   }
 
   private async createContext(slot: BrowserSlot, options: LeaseOptions, warm: boolean): Promise<Lease> {
@@ -281,6 +435,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     if (!entry) return;
     this.leases.delete(leaseId);
     entry.slot.leases.delete(leaseId);
+    entry.slot.lastUsed = Date.now();
     await entry.lease.context.close().catch(() => {});
     this.scheduleRefill();
   }
@@ -295,16 +450,39 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     timer.unref();
   }
 
-  /** Top the warm set back up, within the per-browser and total caps. */
+  /**
+   * Top the warm set back up, within the per-browser and total caps. With tenant
+   * isolation the warm budget goes first to a spare browser (so a new tenant's first
+   * lease is warm too), then to the browsers of the most recently active tenants, and
+   * a spare browser is launched when none is left (within maxBrowsers).
+   */
   private async refill(): Promise<void> {
     if (this.closed) return;
+    if (this.isolated) await this.ensureSpare();
     const tasks: Promise<void>[] = [];
     const totalWarm = () => [...this.slots.values()].reduce((n, s) => n + s.warm.length + s.warming, 0);
     const room = () => this.opts.maxContexts - this.leases.size - totalWarm();
+    const warmOf = (s: BrowserSlot) => s.warm.length + s.warming;
+    const next = (): BrowserSlot | undefined => {
+      const open = [...this.slots.values()].filter((s) => this.live(s) && this.hasRoom(s));
+      if (!this.isolated) return open.sort((a, b) => warmOf(a) - warmOf(b))[0];
+      // One warm context per group first (spares, then tenants by recency), then more.
+      const byGroup = new Map<string, BrowserSlot[]>();
+      for (const s of open) byGroup.set(s.tenant ?? '', [...(byGroup.get(s.tenant ?? '') ?? []), s]);
+      const groups = [...byGroup.entries()].sort(([ga, a], [gb, b]) => {
+        if ((ga === '') !== (gb === '')) return ga === '' ? -1 : 1;
+        return Math.max(...b.map((x) => x.lastUsed)) - Math.max(...a.map((x) => x.lastUsed));
+      });
+      const groupWarm = (slots: BrowserSlot[]) => slots.reduce((n, x) => n + warmOf(x), 0);
+      const idleMs = this.opts.tenantBrowserIdleMs ?? 60_000;
+      // Tenants idle for half their browser's idle time get no new warm contexts.
+      const eligible = groups.filter(([g, slots]) => g === '' || Date.now() - Math.max(...slots.map((x) => x.lastUsed)) < idleMs / 2);
+      const least = Math.min(...eligible.map(([, slots]) => groupWarm(slots)));
+      const group = eligible.find(([, slots]) => groupWarm(slots) === least);
+      return group?.[1].sort((a, b) => a.leases.size - b.leases.size)[0];
+    };
     while (totalWarm() < this.opts.warmContexts && room() > 0) {
-      const slot = [...this.slots.values()]
-        .filter((s) => !s.closing && s.browser.isConnected() && s.leases.size + s.warm.length + s.warming < this.opts.maxContextsPerBrowser)
-        .sort((a, b) => a.warm.length + a.warming - (b.warm.length + b.warming))[0];
+      const slot = next();
       if (!slot) break;
       slot.warming++;
       tasks.push(
@@ -320,7 +498,18 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     await Promise.all(tasks);
   }
 
-  private async launchBrowser(): Promise<BrowserSlot> {
+  /** Keep one spare browser (and at least `browsers` in all) while under maxBrowsers. */
+  private async ensureSpare(): Promise<void> {
+    const live = [...this.slots.values()].filter((s) => this.live(s));
+    const want = Math.max(this.opts.warmContexts > 0 && this.spares().length === 0 ? 1 : 0, this.opts.browsers - live.length);
+    const launches: Promise<unknown>[] = [];
+    for (let i = 0; i < want && this.slots.size + this.launching < this.maxBrowsers; i++) {
+      launches.push(this.launchBrowser(null).catch((err) => this.log.warn({ err: String(err) }, 'could not launch a spare browser')));
+    }
+    await Promise.all(launches);
+  }
+
+  private async launchBrowser(tenant: string | null): Promise<BrowserSlot> {
     const id = randomUUID().slice(0, 8);
     this.launching++;
     try {
@@ -329,13 +518,15 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
         headless: this.opts.headless ?? true,
         timeout: this.opts.launchTimeoutMs ?? 30_000,
         // A marker switch (Chromium ignores unknown switches) lets us find our own pid.
-        args: [...CHROMIUM_FLAGS, `--ariadne-browser=${id}`],
+        args: [...(this.noSandbox ? [NO_SANDBOX_FLAG] : []), ...CHROMIUM_FLAGS, `--ariadne-browser=${id}`],
+        // Playwright adds --no-sandbox itself unless told the sandbox is wanted.
+        chromiumSandbox: !this.noSandbox,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
       const slot: BrowserSlot = {
-        id, browser, pid: findBrowserPid(id), leases: new Set(), warm: [], warming: 0, closing: false, launchedAt: Date.now(),
+        id, browser, pid: findBrowserPid(id), tenant, lastUsed: Date.now(), leases: new Set(), warm: [], warming: 0, closing: false, launchedAt: Date.now(),
       };
       this.slots.set(id, slot);
       browser.on('disconnected', () => this.onDisconnected(slot));
@@ -343,7 +534,8 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
         await browser.close().catch(() => {});
         throw new AppError('shutting_down', 'The browser pool is shutting down.');
       }
-      this.log.info({ browserId: id, pid: slot.pid }, 'browser launched');
+      this.log.info({ browserId: id, pid: slot.pid, dedicated: tenant !== null }, 'browser launched');
+      this.emit('browser-launched', { browserId: id, tenant });
       return slot;
     } finally {
       this.launching--;
@@ -358,7 +550,8 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     this.log.error({ browserId: slot.id, pid: slot.pid, leases: leaseIds.length }, 'browser crashed or was killed');
     this.emit('browser-crashed', { browserId: slot.id, leaseIds });
     this.restarts++;
-    this.launchBrowser()
+    // The replacement is a spare: it serves whichever tenant claims it next.
+    this.launchBrowser(null)
       .then((replacement) => {
         this.emit('browser-restarted', { browserId: replacement.id, replacedId: slot.id });
         return this.refill();
@@ -370,6 +563,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.idleTimer) clearInterval(this.idleTimer);
     // Wait for launches in flight so their browsers are closed too.
     while (this.launching > 0) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(

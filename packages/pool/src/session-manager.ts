@@ -20,6 +20,16 @@ export interface SessionManagerOptions {
   allowedSchemes: string[];
   sweepIntervalMs?: number;
   logger?: PoolLogger;
+  /** Per-tenant quotas (cluster-wide): asked before contexts are leased, told when they are given back. */
+  gate?: SessionGate;
+}
+
+/** Takes a tenant's quota holds or throws (429); releases them. TenantQuotas implements it. */
+export interface SessionGate {
+  takeSession(tenant: string, sessionId: string, roles: string[]): Promise<void>;
+  takeContext(tenant: string, sessionId: string, role: string): Promise<void>;
+  releaseSession(tenant: string, sessionId: string, roles: string[]): Promise<void>;
+  releaseContext(tenant: string, sessionId: string, role: string): Promise<void>;
 }
 
 /** Serializes work on one tab: commands on one page run in order. */
@@ -229,17 +239,24 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       roles: specs.map((r) => ({ name: r.name, viewport: r.viewport ?? { ...DEFAULT_VIEWPORT } })),
     };
     const session = new LiveSession(record);
+    // The tenant's quota first: a refused request leases nothing.
+    const gate = this.opts.gate;
+    await gate?.takeSession(tenant, record.id, names);
+    const giveBack = async () => {
+      await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
+      await gate?.releaseSession(tenant, record.id, names).catch(() => {});
+    };
     // Lease all roles; if any fails, give back the ones we got (nothing leaks).
     const results = await Promise.allSettled(specs.map((spec, i) => this.openRole(session, spec, `roles.${i}.`)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
-      await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
+      await giveBack();
       throw failed.reason;
     }
     try {
       await this.store.create(record);
     } catch (err) {
-      await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
+      await giveBack();
       throw err;
     }
     // The idle clock starts when the caller gets the session, not before its leases:
@@ -262,7 +279,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     }
     let lease: Lease;
     try {
-      lease = await this.pool.acquire({
+      lease = await this.pool.acquire(session.record.tenant, {
         viewport: spec.viewport,
         userAgent: spec.userAgent,
         locale: spec.locale,
@@ -373,11 +390,19 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     const s = await this.use(tenant, id);
     if (s.roles.has(spec.name)) throw new AppError('role_exists', `Role "${spec.name}" already exists in this session.`, { role: spec.name });
     if (s.roles.size >= 16) throw new AppError('invalid_request', 'A session has at most 16 roles.', { field: 'name' });
-    await this.openRole(s, spec, '');
+    const gate = this.opts.gate;
+    await gate?.takeContext(tenant, id, spec.name);
+    try {
+      await this.openRole(s, spec, '');
+    } catch (err) {
+      await gate?.releaseContext(tenant, id, spec.name).catch(() => {});
+      throw err;
+    }
     if (s.ending || !this.live.has(id)) {
       // The session ended while we leased: give the context back.
       const r = s.roles.get(spec.name);
       if (r) await this.releaseRole(r);
+      await gate?.releaseContext(tenant, id, spec.name).catch(() => {});
       throw await this.whyUnavailable(tenant, id);
     }
     s.record.roles.push({ name: spec.name, viewport: spec.viewport ?? { ...DEFAULT_VIEWPORT } });
@@ -391,6 +416,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     s.roles.delete(name);
     s.record.roles = s.record.roles.filter((r) => r.name !== name);
     await this.releaseRole(role);
+    await this.opts.gate?.releaseContext(tenant, id, name).catch(() => {});
     await this.store.put(s.record);
     return this.describe(s);
   }
@@ -469,6 +495,10 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     this.ending.set(id, s);
     try {
       await Promise.all([...s.roles.values()].map((r) => this.releaseRole(r)));
+      // Quota holds go with the contexts (a lost write lapses with the node's heartbeat).
+      await this.opts.gate?.releaseSession(s.record.tenant, id, s.record.roles.map((r) => r.name)).catch((err) => {
+        this.log.warn({ sessionId: id, err: String(err) }, 'could not release quota holds in Redis');
+      });
       try {
         await this.store.end(s.record, status, reason);
       } catch (err) {

@@ -33,6 +33,7 @@ export const ERROR_STATUS = {
   queue_full: 429,
   rate_limited: 429,
   too_many_streams: 429,
+  quota_exceeded: 429,
   timeout: 504,
   navigation_failed: 502,
   node_unreachable: 502,

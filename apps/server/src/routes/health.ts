@@ -38,7 +38,12 @@ export const healthRoutes = (deps: ServerDeps): FastifyPluginAsync => async (app
           capacity: Type.Integer(),
           available: Type.Integer(),
           restarts: Type.Integer(),
-          browsers: Type.Array(Type.Object({ id: Type.String(), pid: Type.Union([Type.Integer(), Type.Null()]), leased: Type.Integer(), warm: Type.Integer(), connected: Type.Boolean() })),
+          sandbox: Type.Boolean({ description: 'Chromium runs with its OS sandbox.' }),
+          isolation: Type.Union([Type.Literal('tenant'), Type.Literal('none')], { description: 'tenant: every browser serves one tenant only.' }),
+          browsers: Type.Array(Type.Object({
+            id: Type.String(), pid: Type.Union([Type.Integer(), Type.Null()]), leased: Type.Integer(), warm: Type.Integer(), connected: Type.Boolean(),
+            dedicated: Type.Boolean({ description: 'Serves one tenant (false: a spare, or isolation off).' }),
+          })),
         }),
       },
     },

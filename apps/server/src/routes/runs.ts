@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { FORWARDED_HEADER, forwardHeaders } from '../plugins/forward.js';
 // Flow runs: POST a plan, it runs as a BullMQ job on a worker with its own leases;
 // read its status and report (JSON, JUnit XML), cancel it, download its artifacts.
 
-const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 503: ErrorResponse };
+const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
 
 const RunStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('passed'), Type.Literal('failed'), Type.Literal('error'), Type.Literal('cancelled')]);
 
@@ -62,6 +63,31 @@ const RunViewSchema = Type.Object({
 });
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/**
+ * Count a new run against the tenant's max_runs (queued or running) before it is
+ * queued. Runs that finished are dropped from the count by looking at their records.
+ */
+async function withRunQuota<T extends { id: string }>(deps: ServerDeps, store: RunStore, tenant: string, submit: () => Promise<T>): Promise<T> {
+  const quotas = deps.quotas;
+  if (!quotas || !quotas.limits(tenant).maxRuns) return submit();
+  // Queue wait plus the run's own limit bound how long a run can stay active.
+  const lifetimeMs = deps.config.runs.runTimeoutMs + 3_600_000;
+  const placeholder = `pending-${randomUUID()}`;
+  await quotas.takeRun(tenant, placeholder, 60_000, async (id) => {
+    if (id.startsWith('pending-')) return true;
+    const rec = await store.get(id);
+    return Boolean(rec && !TERMINAL.includes(rec.status));
+  });
+  try {
+    const rec = await submit();
+    await quotas.bindRun(tenant, placeholder, rec.id, lifetimeMs).catch(() => {});
+    return rec;
+  } catch (err) {
+    await quotas.releaseRun(tenant, placeholder).catch(() => {});
+    throw err;
+  }
+}
 
 function baseUrlOf(req: FastifyRequest): string {
   return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
@@ -177,7 +203,7 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
       response: { 202: RunViewSchema, ...errors },
     },
   }, async (req, reply) => {
-    const rec = await runs.submit(req.tenant, req.body as SubmitBody);
+    const rec = await withRunQuota(deps, store, req.tenant, () => runs.submit(req.tenant, req.body as SubmitBody));
     return reply.status(202).send(runView(rec, baseUrlOf(req), false));
   });
 

@@ -12,7 +12,7 @@ import { forwardHeaders, ownerOf } from '../plugins/forward.js';
 
 // Sessions, roles and tabs.
 
-const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 503: ErrorResponse };
+const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
 
 export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -105,6 +105,9 @@ async function withTitles(role: import('@ariadne/pool').LiveRole) {
  * client that goes away leaves the queue, and a session created for it is deleted.
  */
 async function createSession(deps: ServerDeps, req: FastifyRequest, body: CreateSessionBodyT): Promise<SessionT> {
+  // A request over the tenant's quota is refused now rather than queued (the admitting
+  // node takes the quota atomically; this only spares the queue a hopeless request).
+  await deps.quotas?.check(req.tenant, body.roles?.length || 1);
   if (!deps.cluster) return deps.sessions.create(req.tenant, body);
   const abort = new AbortController();
   const onClose = () => { if (!req.raw.complete || !req.socket.writable) abort.abort(); };
