@@ -74,7 +74,9 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
     pingIntervalMs: deps.config.stream.pingIntervalMs,
     maxMessageBytes: deps.config.bodyLimit,
     messagesPerSecond: deps.config.stream.messagesPerSecond,
-    maxBufferedBytes: 1024 * 1024,
+    maxBufferedBytes: deps.config.stream.maxBufferedBytes,
+    slowConsumerMs: deps.config.stream.slowConsumerMs,
+    eventsPerSecond: deps.config.stream.eventsPerSecond,
   }));
   return app;
 }

@@ -52,9 +52,24 @@ export interface SnapshotRecord {
   epoch: number;
 }
 
+/** Per-tab log bounds: entries and bytes (characters of the stored strings). */
+export const LOG_LIMITS = {
+  consoleEntries: 1000,
+  consoleBytes: 512 * 1024,
+  networkEntries: 500,
+  networkBytes: 512 * 1024,
+  /** Longest URL kept in the network log (data: URLs can be megabytes). */
+  urlChars: 2048,
+};
+
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
 export class PageState extends EventEmitter<PageEvents> {
-  readonly console = new RingBuffer<ConsoleEntry>(1000);
-  readonly network = new RingBuffer<NetworkEntry>(500);
+  readonly console = new RingBuffer<ConsoleEntry>(LOG_LIMITS.consoleEntries, LOG_LIMITS.consoleBytes, (e) => 64 + e.text.length + (e.location?.length ?? 0));
+  readonly network = new RingBuffer<NetworkEntry>(LOG_LIMITS.networkEntries, LOG_LIMITS.networkBytes, (e) => 256 + e.url.length);
+  /** The tab's title as last seen: listings read this and never wait on the page. */
+  title = '';
+  private titleInFlight = false;
   private readonly requests = new WeakMap<Request, NetworkEntry>();
   private consoleSeq = 0;
   private requestSeq = 0;
@@ -73,7 +88,10 @@ export class PageState extends EventEmitter<PageEvents> {
     this.setMaxListeners(50);
     page.on('console', (msg) => {
       const loc = msg.location();
-      this.pushConsole(msg.type(), msg.text(), loc.url ? `${loc.url}:${loc.lineNumber}` : undefined);
+      this.pushConsole(msg.type(), msg.text(), loc.url ? `${clip(loc.url, 300)}:${loc.lineNumber}` : undefined);
+      // Playwright keeps every console argument's handle alive until the document goes
+      // away: on a page that logs without end that alone grew the server by gigabytes.
+      for (const arg of msg.args()) void arg.dispose().catch(() => {});
     });
     page.on('pageerror', (err) => this.pushConsole('pageerror', err.stack || err.message));
     page.on('dialog', (d) => {
@@ -84,7 +102,7 @@ export class PageState extends EventEmitter<PageEvents> {
       if (frame === page.mainFrame()) this.emit('navigated', { url: frame.url() });
     });
     page.on('domcontentloaded', () => { this.navEpoch++; });
-    page.on('load', () => this.emit('load', { url: page.url() }));
+    page.on('load', () => { this.refreshTitle(); this.emit('load', { url: page.url() }); });
     page.on('popup', (p) => this.emit('popup', { page: p }));
     page.on('download', (d) => this.emit('download', { url: d.url(), suggestedFilename: d.suggestedFilename() }));
     page.on('crash', () => { this.crashed = true; this.emit('crash'); });
@@ -94,7 +112,7 @@ export class PageState extends EventEmitter<PageEvents> {
         id: `r${++this.requestSeq}`,
         time: new Date().toISOString(),
         method: req.method(),
-        url: req.url(),
+        url: clip(req.url(), LOG_LIMITS.urlChars),
         resourceType: req.resourceType(),
         request: req,
         started: Date.now(),
@@ -120,7 +138,7 @@ export class PageState extends EventEmitter<PageEvents> {
         entry.failure = failure;
         entry.durationMs = Date.now() - entry.started;
       }
-      this.emit('requestfailed', { url: req.url(), failure, method: req.method() });
+      this.emit('requestfailed', { url: clip(req.url(), LOG_LIMITS.urlChars), failure, method: req.method() });
     });
   }
 
@@ -128,6 +146,16 @@ export class PageState extends EventEmitter<PageEvents> {
     const entry: ConsoleEntry = { seq: ++this.consoleSeq, time: new Date().toISOString(), level, text: text.slice(0, 4000), location };
     this.console.push(entry);
     this.emit('console', entry);
+  }
+
+  /** Update the cached title in the background (one read at a time, bounded). */
+  refreshTitle(): void {
+    if (this.titleInFlight || this.closed || this.crashed) return;
+    this.titleInFlight = true;
+    const timer = new Promise<null>((r) => setTimeout(() => r(null), 2000).unref());
+    void Promise.race([this.page.title().catch(() => null), timer])
+      .then((t) => { if (typeof t === 'string') this.title = t; })
+      .finally(() => { this.titleInFlight = false; });
   }
 
   /** Refuse page work while a dialog blocks the page (it would hang, see DESIGN.md). */

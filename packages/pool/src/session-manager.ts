@@ -139,6 +139,8 @@ export interface SessionManagerEvents {
   'session-ended': [{ id: string; status: SessionStatus; reason: string }];
   'session-expiring': [{ id: string; inSeconds: number; reason: 'idle' | 'ttl' }];
   'page-created': [{ sessionId: string; role: string; state: PageState }];
+  /** A limit refused something (a tab over the cap, a download over the byte cap or off). */
+  'limit-reached': [{ sessionId: string; role: string; page?: string; data: Record<string, unknown> }];
   /** A context was leased for a role / given back: the cluster's lease registry follows these. */
   'lease-acquired': [{ id: string; sessionId: string; role: string; tenant: string }];
   'lease-released': [{ id: string }];

@@ -13,7 +13,7 @@ import { FORWARDED_HEADER, forwardHeaders, ownerOf } from '../plugins/forward.js
 // GET /v1/sessions/:id/live: a page people open in a browser to watch a session.
 
 export const streamRoutes = (deps: ServerDeps, opts: StreamOptions): FastifyPluginAsync => async (app) => {
-  const hub = new EventHub(deps.sessions);
+  const hub = new EventHub(deps.sessions, { eventsPerSecond: opts.eventsPerSecond });
   const screencasts = new ScreencastRegistry();
   const connections = new Set<StreamConnection>();
 
