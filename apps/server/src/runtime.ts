@@ -85,6 +85,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxContextsPerBrowser: config.pool.maxContextsPerBrowser,
     maxContexts: config.pool.maxContexts,
     warmContexts: config.pool.warmContexts,
+    acceptDownloads: config.limits.downloads,
+    contextCloseTimeoutMs: config.limits.contextCloseTimeoutMs,
     logger,
   });
   cleanups.push(() => pool.close());
@@ -102,6 +104,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxTtlSeconds: config.session.maxTtlSeconds,
     navigationTimeoutMs: config.timeouts.navigationMs,
     allowedSchemes: config.allowedSchemes,
+    operationTimeoutMs: config.limits.operationTimeoutMs,
+    maxTabsPerRole: config.limits.maxTabsPerRole,
+    downloads: { enabled: config.limits.downloads, maxBytes: config.limits.downloadMaxBytes },
     logger,
   });
   sessions.start();

@@ -69,7 +69,7 @@ export class PageState extends EventEmitter<PageEvents> {
   readonly network = new RingBuffer<NetworkEntry>(LOG_LIMITS.networkEntries, LOG_LIMITS.networkBytes, (e) => 256 + e.url.length);
   /** The tab's title as last seen: listings read this and never wait on the page. */
   title = '';
-  private titleInFlight = false;
+  private titleInFlight: Promise<void> | null = null;
   private readonly requests = new WeakMap<Request, NetworkEntry>();
   private consoleSeq = 0;
   private requestSeq = 0;
@@ -149,13 +149,14 @@ export class PageState extends EventEmitter<PageEvents> {
   }
 
   /** Update the cached title in the background (one read at a time, bounded). */
-  refreshTitle(): void {
-    if (this.titleInFlight || this.closed || this.crashed) return;
-    this.titleInFlight = true;
+  refreshTitle(): Promise<void> {
+    if (this.titleInFlight) return this.titleInFlight;
+    if (this.closed || this.crashed) return Promise.resolve();
     const timer = new Promise<null>((r) => setTimeout(() => r(null), 2000).unref());
-    void Promise.race([this.page.title().catch(() => null), timer])
+    this.titleInFlight = Promise.race([this.page.title().catch(() => null), timer])
       .then((t) => { if (typeof t === 'string') this.title = t; })
-      .finally(() => { this.titleInFlight = false; });
+      .finally(() => { this.titleInFlight = null; });
+    return this.titleInFlight;
   }
 
   /** Refuse page work while a dialog blocks the page (it would hang, see DESIGN.md). */
