@@ -64,12 +64,12 @@ export async function guardDownload(download: Download, account: DownloadAccount
     const bytes = sizeOf(file);
     flights!.set(download, bytes);
     if (over === null && account.downloadBytes + others() + bytes > limits.maxBytes) over = bytes;
-  }, limits.pollMs ?? 50);
+  }, limits.pollMs ?? 25);
   timer.unref();
   try {
     // Finished, failed, or over the cap: whichever comes first.
     while (over === null) {
-      const settled = await Promise.race([done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), limits.pollMs ?? 50))]);
+      const settled = await Promise.race([done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), limits.pollMs ?? 25))]);
       if (settled) break;
     }
     if (over === null) {
