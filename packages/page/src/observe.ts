@@ -22,7 +22,10 @@ export function consoleView(state: PageState, opts: ListOptions & { level?: stri
       omitted,
     };
   }
-  return { entries, total: all.length, omitted, dropped: state.console.dropped };
+  return {
+    entries, total: all.length, omitted, dropped: state.console.dropped,
+    ...(state.consolePauses ? { paused: { pauses: state.consolePauses, pausedMs: state.consolePausedMs } } : {}),
+  };
 }
 
 function publicEntry(e: NetworkEntry) {

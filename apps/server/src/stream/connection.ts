@@ -334,8 +334,9 @@ export class StreamConnection {
     } catch {
       this.socket.terminate();
     }
-    // A peer that never answers the close handshake is cut off.
-    setTimeout(() => this.socket.terminate(), 2000).unref();
+    // A peer that never answers the close handshake is cut off. A slow consumer gets longer:
+    // its close frame waits behind what it has not read yet (nothing more is queued).
+    setTimeout(() => this.socket.terminate(), code === CLOSE.slow_consumer.code ? 10_000 : 2000).unref();
   }
 
   private cleanup(): void {

@@ -162,6 +162,7 @@ export class EventHub extends EventEmitter<HubEvents> {
     state.on('navigated', ({ url }) => pub('navigation', { url }));
     state.on('load', ({ url }) => pub('load', { url }));
     state.on('console', (e) => pub(e.level === 'pageerror' ? 'pageerror' : 'console', { level: e.level, text: e.text.slice(0, 2000), ...(e.location ? { location: e.location } : {}) }));
+    state.on('consolePaused', (d) => void this.publish(sessionId, { event: 'dropped', role, page, data: { reason: 'console_flood', ...d } }));
     state.on('dialog', (d) => pub('dialog', d));
     state.on('download', (d) => pub('download', d));
     state.on('requestfailed', (r) => pub('request_failed', r));
