@@ -12,7 +12,7 @@ import { waitUntil } from '../helpers/process.js';
 // (4008 slow_consumer). The RSS figure itself is measured by bench/console-flood.mjs.
 
 // The flood of the issue: 2,000 lines of 1 KB every 10 ms tick.
-const FLOOD = 'console-flood.html?n=2000&size=1024&every=10';
+const FLOOD = 'console-flood.html?n=2000&size=1024&every=10&initial=0';
 
 let fx: FixtureServer;
 let svc: TestService;

@@ -66,10 +66,12 @@ export const LOG_LIMITS = {
    * for consolePauseMs (Playwright then stops shipping console events to this process at
    * all, which is what keeps a flood from outrunning the server) and logs a marker.
    */
-  consolePerSecond: 200,
+  consolePerSecond: 2000,
   consolePauseMs: 1000,
+  /** What the page's console may log per second and frame once it was found flooding. */
+  consoleLimitedPerSecond: 200,
   /** Console events arriving this late mean the page logs faster than this process reads. */
-  consoleLagMs: 1000,
+  consoleLagMs: 10_000,
 };
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
@@ -195,9 +197,11 @@ export class PageState extends EventEmitter<PageEvents> {
     // Playwright keeps every console argument's handle alive until the document goes
     // away: on a page that logs without end that alone grew the server by gigabytes.
     for (const arg of msg.args()) void arg.dispose().catch(() => {});
-    const now = Date.now();
-    if (now - this.consoleWindow.start >= 1000) this.consoleWindow = { start: now, count: 0 };
-    const lagging = now - msg.timestamp() > LOG_LIMITS.consoleLagMs;
+    // Counted by when the page logged (not when this process got to it): a one-off burst of a
+    // thousand lines is fine on a slow machine, a page logging tens of thousands a second is not.
+    const at = msg.timestamp();
+    if (at - this.consoleWindow.start >= 1000 || at < this.consoleWindow.start) this.consoleWindow = { start: at, count: 0 };
+    const lagging = Date.now() - at > LOG_LIMITS.consoleLagMs;
     if ((++this.consoleWindow.count > LOG_LIMITS.consolePerSecond || lagging) && !this.consolePaused) this.pauseConsole();
   };
 
@@ -212,14 +216,14 @@ export class PageState extends EventEmitter<PageEvents> {
       this.consolePausedMs += ms;
       if (this.closed) return;
       this.page.on('console', this.onConsole);
-      this.pushConsole('dropped', `Console capture paused for ${ms} ms: the page logged more than ${LOG_LIMITS.consolePerSecond} messages in a second (or faster than they could be read); what it logged meanwhile was not recorded (pause ${this.consolePauses}, ${this.consolePausedMs} ms in all).`);
+      this.pushConsole('dropped', `Console capture paused for ${ms} ms: the page logged more than ${LOG_LIMITS.consolePerSecond} messages in a second (or faster than they could be read; it is now limited to ${LOG_LIMITS.consoleLimitedPerSecond} per second and frame); what it logged meanwhile was not recorded (pause ${this.consolePauses}, ${this.consolePausedMs} ms in all).`);
       this.emit('consolePaused', { pausedMs: ms, limitPerSecond: LOG_LIMITS.consolePerSecond, pauses: this.consolePauses });
     }, ms).unref();
   }
 
   /** Rate-limit console calls inside the page: its frames now, the role's later documents too. */
   private limitConsoleAtSource(): void {
-    const limit = LOG_LIMITS.consolePerSecond;
+    const limit = LOG_LIMITS.consoleLimitedPerSecond;
     // Commands travel to the browser at once even while its events queue up toward us.
     for (const frame of this.page.frames()) void frame.evaluate(consoleLimiter, limit).catch(() => {});
     const context = this.page.context();
