@@ -85,7 +85,9 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
     maxMessageBytes: deps.config.bodyLimit,
     messagesPerSecond: deps.config.stream.messagesPerSecond,
     maxPerSession: deps.config.stream.maxPerSession,
-    maxBufferedBytes: 1024 * 1024,
+    maxBufferedBytes: deps.config.stream.maxBufferedBytes,
+    slowConsumerMs: deps.config.stream.slowConsumerMs,
+    eventsPerSecond: deps.config.stream.eventsPerSecond,
   }));
   return app;
 }

@@ -53,6 +53,14 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'REQUEST_TIMEOUT_MS', default: '30000', description: 'Time a client has to send a whole request (headers and body); a stalled upload is cut off with 408.' },
   { name: 'HEADERS_TIMEOUT_MS', default: '10000', description: 'Time a client has to send the request headers (at most REQUEST_TIMEOUT_MS).' },
   { name: 'METRICS_PUBLIC', default: '0', description: '1: GET /metrics and GET /v1/pressure answer without a key (for scrapers and load-balancer checks; tenant-labelled series are left out). 0: they need a key.' },
+  { name: 'STREAM_MAX_BUFFERED_BYTES', default: '1048576', description: 'Send queue of one WebSocket client: over it, events are left out and counted (a `dropped` message follows).' },
+  { name: 'STREAM_SLOW_CONSUMER_MS', default: '10000', description: 'A WebSocket client whose send queue stays over STREAM_MAX_BUFFERED_BYTES this long (or reaches 4x it) is closed 4008 slow_consumer.' },
+  { name: 'STREAM_EVENTS_PER_SECOND', default: '1000', description: 'Console, pageerror and request_failed events per session per second sent to streams; the rest are counted in a `dropped` event.' },
+  { name: 'OPERATION_TIMEOUT_MS', default: '20000', description: 'Deadline of any page operation (longer for navigations: NAVIGATION_TIMEOUT_MS + 5 s); past it: 504 operation_timeout.' },
+  { name: 'CONTEXT_CLOSE_TIMEOUT_MS', default: '5000', description: 'How long closing a browser context may take (a stuck page can hang it) before its tabs are crashed and it is dropped.' },
+  { name: 'DOWNLOADS', default: 'on', description: 'on: pages may download files (within DOWNLOAD_MAX_BYTES); off: every download is refused (acceptDownloads: false).' },
+  { name: 'DOWNLOAD_MAX_BYTES', default: '104857600', description: 'Bytes of downloads one session may write; a download going over is cancelled and deleted (limit_reached event).' },
+  { name: 'MAX_TABS_PER_ROLE', default: '20', description: 'Open tabs per role; a popup over the cap is closed (limit_reached event), opening one answers 409 tab_limit.' },
   { name: 'NODE_URL', default: 'http://HOST:PORT', description: 'How other nodes reach this one (forwarded requests). Set it when HOST is 0.0.0.0 or behind NAT.' },
   { name: 'LEASE_TTL_MS', default: '10000', description: 'A context lease (and a node) without a heartbeat for this long is dead; its sessions become lost.' },
   { name: 'HEARTBEAT_MS', default: '2000', description: 'How often a node renews its leases and its node record (at most LEASE_TTL_MS / 2).' },
@@ -108,10 +116,11 @@ export interface Config {
   /** How tenants' contexts are placed on Chromium processes, and Chromium's sandbox. */
   isolation: IsolationConfig;
   bodyLimit: number;
-  stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number };
+  stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number; maxBufferedBytes: number; slowConsumerMs: number; eventsPerSecond: number };
   /** Request timeouts and public endpoints (see README "Security model"). */
   security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean };
   mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
+  limits: { operationTimeoutMs: number; contextCloseTimeoutMs: number; downloads: boolean; downloadMaxBytes: number; maxTabsPerRole: number };
   cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
   runs: {
     dir: string;
@@ -338,6 +347,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) cannot exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
     return { requestTimeoutMs, headersTimeoutMs, metricsPublic: int('METRICS_PUBLIC', 0, 0, 1) === 1 };
   };
+  const downloads = str('DOWNLOADS', 'on').toLowerCase();
+  if (downloads !== 'on' && downloads !== 'off') problems.push(`DOWNLOADS=${downloads} must be on or off`);
 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
@@ -369,11 +380,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pingIntervalMs: int('STREAM_PING_INTERVAL_MS', 20_000, 100, 600_000),
       messagesPerSecond: int('STREAM_MESSAGES_PER_SECOND', 100, 1, 100_000),
       maxPerSession: int('STREAM_MAX_PER_SESSION', 8, 1, 1000),
+      maxBufferedBytes: int('STREAM_MAX_BUFFERED_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+      slowConsumerMs: int('STREAM_SLOW_CONSUMER_MS', 10_000, 100, 600_000),
+      eventsPerSecond: int('STREAM_EVENTS_PER_SECOND', 1000, 1, 1_000_000),
     },
     security: securityConfig(),
     mcp: {
       allowedHosts: mcpAllowedHosts(str('MCP_ALLOWED_HOSTS', ''), str('HOST', '127.0.0.1'), nodeUrl),
       idleTimeoutSeconds: int('MCP_IDLE_TIMEOUT_SECONDS', 600, 1, 86_400),
+    },
+    limits: {
+      operationTimeoutMs: int('OPERATION_TIMEOUT_MS', 20_000, 100, 600_000),
+      contextCloseTimeoutMs: int('CONTEXT_CLOSE_TIMEOUT_MS', 5000, 100, 120_000),
+      downloads: downloads === 'on',
+      downloadMaxBytes: int('DOWNLOAD_MAX_BYTES', 100 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+      maxTabsPerRole: int('MAX_TABS_PER_ROLE', 20, 1, 1000),
     },
     cluster: {
       nodeUrl: nodeUrl.replace(/\/$/, ''),

@@ -114,6 +114,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxContextsPerBrowser: config.pool.maxContextsPerBrowser,
     maxContexts: config.pool.maxContexts,
     warmContexts: config.pool.warmContexts,
+    acceptDownloads: config.limits.downloads,
+    contextCloseTimeoutMs: config.limits.contextCloseTimeoutMs,
     logger,
     // Browsers per tenant only matter when there are tenants (API keys); open mode has one.
     isolation: config.isolation.mode === 'tenant' && config.apiKeys.size > 0 ? 'tenant' : 'none',
@@ -144,6 +146,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxTtlSeconds: config.session.maxTtlSeconds,
     navigationTimeoutMs: config.timeouts.navigationMs,
     allowedSchemes: config.allowedSchemes,
+    operationTimeoutMs: config.limits.operationTimeoutMs,
+    maxTabsPerRole: config.limits.maxTabsPerRole,
+    downloads: { enabled: config.limits.downloads, maxBytes: config.limits.downloadMaxBytes },
     logger,
     gate: quotas,
   });

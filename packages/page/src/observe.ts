@@ -22,7 +22,10 @@ export function consoleView(state: PageState, opts: ListOptions & { level?: stri
       omitted,
     };
   }
-  return { entries, total: all.length, omitted };
+  return {
+    entries, total: all.length, omitted, dropped: state.console.dropped,
+    ...(state.consolePauses ? { paused: { pauses: state.consolePauses, pausedMs: state.consolePausedMs } } : {}),
+  };
 }
 
 function publicEntry(e: NetworkEntry) {
@@ -48,7 +51,7 @@ export function networkView(state: PageState, opts: ListOptions & { type?: strin
       omitted,
     };
   }
-  return { requests: recent.map(publicEntry), total: all.length, omitted };
+  return { requests: recent.map(publicEntry), total: all.length, omitted, dropped: state.network.dropped };
 }
 
 function shortUrl(u: string): string {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Dialog, Page, Request } from 'playwright-core';
+import type { ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import { type AriaNode, normalizeTree, indexRefs } from './snapshot/tree.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -36,6 +36,7 @@ export interface PageEvents {
   navigated: [{ url: string }];
   load: [{ url: string }];
   console: [ConsoleEntry];
+  consolePaused: [{ pausedMs: number; limitPerSecond: number; pauses: number }];
   dialog: [{ type: string; message: string }];
   popup: [{ page: Page }];
   download: [{ url: string; suggestedFilename: string }];
@@ -52,9 +53,72 @@ export interface SnapshotRecord {
   epoch: number;
 }
 
+/** Per-tab log bounds: entries and bytes (characters of the stored strings). */
+export const LOG_LIMITS = {
+  consoleEntries: 1000,
+  consoleBytes: 512 * 1024,
+  networkEntries: 500,
+  networkBytes: 512 * 1024,
+  /** Longest URL kept in the network log (data: URLs can be megabytes). */
+  urlChars: 2048,
+  /**
+   * Console messages per tab per second the service takes in. Over it, it stops listening
+   * for consolePauseMs (Playwright then stops shipping console events to this process at
+   * all, which is what keeps a flood from outrunning the server) and logs a marker.
+   */
+  consolePerSecond: 2000,
+  consolePauseMs: 1000,
+  /** What the page's console may log per second and frame once it was found flooding. */
+  consoleLimitedPerSecond: 200,
+  /** Console events arriving this late mean the page logs faster than this process reads. */
+  consoleLagMs: 10_000,
+};
+
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+/**
+ * Installed in a page that floods its console: its console methods pass at most `limit`
+ * calls per second per frame, and say once a second how many they dropped. A flood is
+ * stopped where it starts, before the browser serializes it toward this process (which
+ * cannot keep up with a page logging in a tight loop: everything else queues behind).
+ */
+function consoleLimiter(limit: number): void {
+  const c = console as unknown as Record<string, unknown> & { __ariadneLimited?: boolean };
+  if (c.__ariadneLimited) return;
+  Object.defineProperty(c, '__ariadneLimited', { value: true });
+  const warn = (c.warn as (...a: unknown[]) => void).bind(console);
+  let start = 0;
+  let count = 0;
+  let dropped = 0;
+  let timer: ReturnType<typeof setTimeout> | 0 = 0;
+  for (const m of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'count', 'timeLog', 'assert', 'group', 'groupCollapsed']) {
+    const orig = c[m];
+    if (typeof orig !== 'function') continue;
+    c[m] = function (this: unknown, ...args: unknown[]) {
+      const now = Date.now();
+      if (now - start >= 1000) { start = now; count = 0; }
+      if (++count <= limit) return (orig as (...a: unknown[]) => unknown).apply(this, args);
+      dropped++;
+      if (!timer) {
+        timer = setTimeout(() => {
+          timer = 0;
+          warn(`[ariadne] ${dropped} console messages dropped: this page logs more than ${limit} per second.`);
+          dropped = 0;
+        }, 1000);
+      }
+      return undefined;
+    };
+  }
+}
+
+const limitedContexts = new WeakSet<object>();
+
 export class PageState extends EventEmitter<PageEvents> {
-  readonly console = new RingBuffer<ConsoleEntry>(1000);
-  readonly network = new RingBuffer<NetworkEntry>(500);
+  readonly console = new RingBuffer<ConsoleEntry>(LOG_LIMITS.consoleEntries, LOG_LIMITS.consoleBytes, (e) => 64 + e.text.length + (e.location?.length ?? 0));
+  readonly network = new RingBuffer<NetworkEntry>(LOG_LIMITS.networkEntries, LOG_LIMITS.networkBytes, (e) => 256 + e.url.length);
+  /** The tab's title as last seen: listings read this and never wait on the page. */
+  title = '';
+  private titleInFlight: Promise<void> | null = null;
   private readonly requests = new WeakMap<Request, NetworkEntry>();
   private consoleSeq = 0;
   private requestSeq = 0;
@@ -73,10 +137,7 @@ export class PageState extends EventEmitter<PageEvents> {
   constructor(readonly id: string, readonly page: Page, readonly openerId?: string) {
     super();
     this.setMaxListeners(50);
-    page.on('console', (msg) => {
-      const loc = msg.location();
-      this.pushConsole(msg.type(), msg.text(), loc.url ? `${loc.url}:${loc.lineNumber}` : undefined);
-    });
+    page.on('console', this.onConsole);
     page.on('pageerror', (err) => this.pushConsole('pageerror', err.stack || err.message));
     page.on('dialog', (d) => {
       this.dialog = d;
@@ -86,7 +147,7 @@ export class PageState extends EventEmitter<PageEvents> {
       if (frame === page.mainFrame()) this.emit('navigated', { url: frame.url() });
     });
     page.on('domcontentloaded', () => { this.navEpoch++; });
-    page.on('load', () => this.emit('load', { url: page.url() }));
+    page.on('load', () => { this.refreshTitle(); this.emit('load', { url: page.url() }); });
     page.on('popup', (p) => this.emit('popup', { page: p }));
     page.on('download', (d) => this.emit('download', { url: d.url(), suggestedFilename: d.suggestedFilename() }));
     page.on('crash', () => { this.crashed = true; this.emit('crash'); });
@@ -96,7 +157,7 @@ export class PageState extends EventEmitter<PageEvents> {
         id: `r${++this.requestSeq}`,
         time: new Date().toISOString(),
         method: req.method(),
-        url: req.url(),
+        url: clip(req.url(), LOG_LIMITS.urlChars),
         resourceType: req.resourceType(),
         request: req,
         started: Date.now(),
@@ -129,14 +190,73 @@ export class PageState extends EventEmitter<PageEvents> {
         entry.failure = failure;
         entry.durationMs = Date.now() - entry.started;
       }
-      this.emit('requestfailed', { url: req.url(), failure, method: req.method(), ...(egress ? { egress } : {}) });
+      this.emit('requestfailed', { url: clip(req.url(), LOG_LIMITS.urlChars), failure, method: req.method(), ...(egress ? { egress } : {}) });
     });
+  }
+
+  /** Console flood guard: counted per second, paused over the rate, with a marker after. */
+  private consoleWindow = { start: 0, count: 0 };
+  consolePauses = 0;
+  consolePausedMs = 0;
+  private consolePaused = false;
+
+  private readonly onConsole = (msg: ConsoleMessage): void => {
+    const loc = msg.location();
+    this.pushConsole(msg.type(), msg.text(), loc.url ? `${clip(loc.url, 300)}:${loc.lineNumber}` : undefined);
+    // Playwright keeps every console argument's handle alive until the document goes
+    // away: on a page that logs without end that alone grew the server by gigabytes.
+    for (const arg of msg.args()) void arg.dispose().catch(() => {});
+    // Counted by when the page logged (not when this process got to it): a one-off burst of a
+    // thousand lines is fine on a slow machine, a page logging tens of thousands a second is not.
+    const at = msg.timestamp();
+    if (at - this.consoleWindow.start >= 1000 || at < this.consoleWindow.start) this.consoleWindow = { start: at, count: 0 };
+    const lagging = Date.now() - at > LOG_LIMITS.consoleLagMs;
+    if ((++this.consoleWindow.count > LOG_LIMITS.consolePerSecond || lagging) && !this.consolePaused) this.pauseConsole();
+  };
+
+  private pauseConsole(): void {
+    this.consolePaused = true;
+    this.consolePauses++;
+    this.page.off('console', this.onConsole);
+    this.limitConsoleAtSource();
+    const ms = LOG_LIMITS.consolePauseMs;
+    setTimeout(() => {
+      this.consolePaused = false;
+      this.consolePausedMs += ms;
+      if (this.closed) return;
+      this.page.on('console', this.onConsole);
+      this.pushConsole('dropped', `Console capture paused for ${ms} ms: the page logged more than ${LOG_LIMITS.consolePerSecond} messages in a second (or faster than they could be read; it is now limited to ${LOG_LIMITS.consoleLimitedPerSecond} per second and frame); what it logged meanwhile was not recorded (pause ${this.consolePauses}, ${this.consolePausedMs} ms in all).`);
+      this.emit('consolePaused', { pausedMs: ms, limitPerSecond: LOG_LIMITS.consolePerSecond, pauses: this.consolePauses });
+    }, ms).unref();
+  }
+
+  /** Rate-limit console calls inside the page: its frames now, the role's later documents too. */
+  private limitConsoleAtSource(): void {
+    const limit = LOG_LIMITS.consoleLimitedPerSecond;
+    // Commands travel to the browser at once even while its events queue up toward us.
+    for (const frame of this.page.frames()) void frame.evaluate(consoleLimiter, limit).catch(() => {});
+    const context = this.page.context();
+    if (!limitedContexts.has(context)) {
+      limitedContexts.add(context);
+      void context.addInitScript({ content: `(${consoleLimiter.toString()})(${limit});` }).catch(() => {});
+    }
   }
 
   private pushConsole(level: string, text: string, location?: string): void {
     const entry: ConsoleEntry = { seq: ++this.consoleSeq, time: new Date().toISOString(), level, text: text.slice(0, 4000), location };
     this.console.push(entry);
     this.emit('console', entry);
+  }
+
+  /** Update the cached title in the background (one read at a time, bounded). */
+  refreshTitle(): Promise<void> {
+    if (this.titleInFlight) return this.titleInFlight;
+    if (this.closed || this.crashed) return Promise.resolve();
+    const timer = new Promise<null>((r) => setTimeout(() => r(null), 2000).unref());
+    this.titleInFlight = Promise.race([this.page.title().catch(() => null), timer])
+      .then((t) => { if (typeof t === 'string') this.title = t; })
+      .finally(() => { this.titleInFlight = null; });
+    return this.titleInFlight;
   }
 
   /** Refuse page work while a dialog blocks the page (it would hang, see DESIGN.md). */

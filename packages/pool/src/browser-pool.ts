@@ -52,6 +52,10 @@ export interface PoolOptions {
   warmContexts: number;
   headless?: boolean;
   launchTimeoutMs?: number;
+  /** Contexts accept downloads (default true); off: Chromium refuses every download. */
+  acceptDownloads?: boolean;
+  /** How long closing a context may take before its tabs are crashed and it is dropped. */
+  contextCloseTimeoutMs?: number;
   logger?: PoolLogger;
   /** Egress proxy: every context sends all its traffic through its own channel of it. */
   egress?: EgressProxy;
@@ -132,6 +136,8 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   private launching = 0;
   private closed = false;
   private restarts = 0;
+  /** Contexts that could not be closed even after their tabs were crashed. */
+  stuckContexts = 0;
   private refillScheduled = false;
   private readonly log: PoolLogger;
   private noSandbox = true;
@@ -425,7 +431,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       baseURL: options.baseURL,
       extraHTTPHeaders: options.extraHTTPHeaders,
       storageState: options.storageState,
-      acceptDownloads: true,
+      acceptDownloads: this.opts.acceptDownloads ?? true,
     });
   }
 
@@ -436,8 +442,28 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     this.leases.delete(leaseId);
     entry.slot.leases.delete(leaseId);
     entry.slot.lastUsed = Date.now();
-    await entry.lease.context.close().catch(() => {});
+    await this.closeContext(entry.lease.context, entry.slot);
     this.scheduleRefill();
+  }
+
+  /**
+   * Close a context within contextCloseTimeoutMs. A stuck page can hold the close: then
+   * every renderer of the context is crashed over CDP (Page.crash works while the page's
+   * main thread spins) and the close is tried once more; a context that still does not
+   * close is given up (logged, counted in stuckContexts) and goes with its browser.
+   */
+  private async closeContext(context: BrowserContext, slot: BrowserSlot): Promise<void> {
+    const bound = this.opts.contextCloseTimeoutMs ?? 5000;
+    const closing = context.close().catch(() => {});
+    if (await settledWithin(closing, bound)) return;
+    this.log.warn({ browserId: slot.id, pages: context.pages().length }, 'context did not close in time: crashing its tabs');
+    await Promise.all(context.pages().map(async (page) => {
+      const cdp = await settle(context.newCDPSession(page), 2000);
+      if (cdp) await settle(cdp.send('Page.crash'), 2000);
+    }));
+    if (await settledWithin(closing, bound)) return;
+    this.stuckContexts++;
+    this.log.error({ browserId: slot.id }, 'context could not be closed: given up (it goes when its browser is closed)');
   }
 
   private scheduleRefill(delayMs = 0): void {
@@ -575,6 +601,20 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     this.slots.clear();
     this.leases.clear();
   }
+}
+
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const ok = await Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms); })]);
+  clearTimeout(timer);
+  return ok;
+}
+
+async function settle<T>(p: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const v = await Promise.race([p.catch(() => null), new Promise<null>((r) => { timer = setTimeout(() => r(null), ms); })]);
+  clearTimeout(timer);
+  return v;
 }
 
 /** Find the pid of the browser process launched with our marker switch (Linux /proc). */

@@ -1,2 +1,4 @@
 export * from './browser-pool.js';
 export * from './session-manager.js';
+export * from './deadline.js';
+export * from './download-guard.js';

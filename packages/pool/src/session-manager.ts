@@ -6,6 +6,8 @@ import type { SessionRecord, SessionStore } from '@ariadne/cluster';
 import { PageState, checkNavigationUrl, guardNavigation, runNavigation, setContextBaseURL, toAppError } from '@ariadne/page';
 import { type BrowserPool, type Lease, DEFAULT_VIEWPORT, type PoolLogger } from './browser-pool.js';
 import type { Denial } from '@ariadne/egress';
+import { operationTimeout, settledWithin, withDeadline } from './deadline.js';
+import { guardDownload, type DownloadLimits } from './download-guard.js';
 
 // Sessions and roles: one leased browser context per role, tabs per role, idle and
 // absolute timeouts, and crash marking. The record of every session lives in Redis
@@ -18,6 +20,14 @@ export interface SessionManagerOptions {
   maxTtlSeconds: number;
   navigationTimeoutMs: number;
   allowedSchemes: string[];
+  /** Deadline of an operation on a tab that names none (README "Limits"). */
+  operationTimeoutMs?: number;
+  /** Open tabs per role; popups over it are closed, openTab answers 409 tab_limit. */
+  maxTabsPerRole?: number;
+  /** Downloads: allowed at all, and bytes per session. */
+  downloads?: DownloadLimits;
+  /** How long DELETE / expiry wait for the contexts to close before answering anyway. */
+  endWaitMs?: number;
   sweepIntervalMs?: number;
   logger?: PoolLogger;
   /** Per-tenant quotas (cluster-wide): asked before contexts are leased, told when they are given back. */
@@ -35,17 +45,42 @@ export interface SessionGate {
 /** Serializes work on one tab: commands on one page run in order. */
 class TabQueue {
   private tail: Promise<unknown> = Promise.resolve();
+  /** The operation running now, and when its deadline passed (if it did). */
+  current: { op: string; startedAt: number; deadline: number } | null = null;
   run<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.tail.then(fn, fn);
     this.tail = next.catch(() => {});
     return next;
   }
+  /** The running operation outlived its deadline: the tab does not answer. */
+  stuck(now = Date.now()): { op: string; runningMs: number } | null {
+    const c = this.current;
+    return c && now > c.deadline ? { op: c.op, runningMs: now - c.startedAt } : null;
+  }
+}
+
+export interface RunOptions {
+  /** Deadline of the whole call, queue wait included. */
+  deadlineMs?: number;
+  /** What runs, for errors and for the tab-busy answer. */
+  op?: string;
+}
+
+export function pageCrashedError(state: PageState): AppError {
+  return new AppError('page_crashed', `Tab ${state.id} crashed (its renderer died); calls on it fail until it is closed.`, {
+    pageId: state.id,
+    hint: 'Close the tab (DELETE .../pages/:pageId) and open a new one (POST .../pages); a role keeps its other tabs.',
+  });
 }
 
 export class LiveRole {
   readonly pages = new Map<string, PageState>();
   readonly queues = new Map<string, TabQueue>();
   activePageId = '';
+  /** openTab() calls in flight (their pages are not popups), and popups closed over the cap. */
+  opening = 0;
+  adopting = 0;
+  tabsRefused = 0;
   private pageSeq = 0;
 
   constructor(
@@ -100,32 +135,74 @@ export class LiveRole {
     return state;
   }
 
-  /** Run fn on a tab, after any command already running on it. */
-  run<T>(pageId: string | undefined, fn: (state: PageState) => Promise<T>): Promise<T> {
+  /**
+   * Run fn on a tab, after any command already running on it, within a deadline (queue
+   * wait included). A crashed tab fails at once (410 page_crashed); a tab whose running
+   * command is past its deadline answers the next ones at once (504 operation_timeout)
+   * instead of queueing them behind a call that may never return.
+   */
+  async run<T>(pageId: string | undefined, fn: (state: PageState) => Promise<T>, opts: RunOptions = {}): Promise<T> {
     const state = this.page(pageId);
+    if (state.crashed) throw pageCrashedError(state);
+    const queue = this.queues.get(state.id)!;
+    const op = opts.op ?? 'operation';
+    const deadlineMs = opts.deadlineMs ?? this.session?.defaultDeadlineMs ?? 0;
+    const stuck = queue.stuck();
+    if (stuck) {
+      const e = operationTimeout(`"${op}" on tab ${state.id}`, deadlineMs, { pageId: state.id, busyWith: stuck.op, busyForMs: stuck.runningMs });
+      throw new AppError('operation_timeout', `Tab ${state.id} does not answer: "${stuck.op}" has been running on it for ${Math.round(stuck.runningMs / 1000)} s, past its deadline, so "${op}" was not queued behind it.`, e.details);
+    }
     const session = this.session;
-    if (!session) return this.queues.get(state.id)!.run(() => fn(state));
-    // Queued and running work counts as use: a long action must not idle the session out.
-    session.busy++;
-    return this.queues.get(state.id)!.run(async () => {
+    let abandoned = false;
+    const work = queue.run(async () => {
+      if (abandoned) throw operationTimeout(`"${op}" on tab ${state.id}`, deadlineMs, { pageId: state.id });
+      if (state.crashed) throw pageCrashedError(state);
+      const startedAt = Date.now();
+      queue.current = { op, startedAt, deadline: deadlineMs ? startedAt + deadlineMs : Number.POSITIVE_INFINITY };
       try {
         return await fn(state);
-      } catch (err) {
-        // Cut short because the session ended (DELETE, TTL, crash): say that, not
-        // "the context is gone".
-        throw session.endedError() ?? err;
       } finally {
+        queue.current = null;
+      }
+    });
+    // A crash ends the call at once, whatever Playwright is waiting for.
+    let onCrash: (() => void) | undefined;
+    const crashed = new Promise<never>((_, reject) => {
+      onCrash = () => reject(pageCrashedError(state));
+      state.once('crash', onCrash);
+    });
+    crashed.catch(() => {});
+    // Queued and running work counts as use: a long action must not idle the session out
+    // (but only until its deadline: a stuck call must not keep a session alive for ever).
+    if (session) session.busy++;
+    try {
+      const raced = Promise.race([work, crashed]);
+      return await (deadlineMs ? withDeadline(raced, deadlineMs, `"${op}" on tab ${state.id}`, { pageId: state.id }) : raced);
+    } catch (err) {
+      abandoned = true;
+      // Cut short because the session ended (DELETE, TTL, crash): say that, not
+      // "the context is gone".
+      throw session?.endedError() ?? (state.crashed ? pageCrashedError(state) : err);
+    } finally {
+      if (onCrash) state.off('crash', onCrash);
+      if (session) {
         session.busy--;
         session.lastUsed = Date.now();
       }
-    });
+    }
+  }
+
+  /** The tabs, with their last known titles: never waits on a page (titles refresh in the background). */
+  /** Fresh titles if the tabs answer within ms (a stuck tab keeps its last one). */
+  async refreshTitles(ms = 300): Promise<void> {
+    await settledWithin(Promise.all([...this.pages.values()].map((s) => s.refreshTitle())), ms);
   }
 
   pageInfos(): PageInfo[] {
     return [...this.pages.values()].map((s) => ({
       id: s.id,
       url: s.page.url(),
-      title: '',
+      title: s.title,
       active: s.id === this.activePageId,
       ...(s.openerId ? { openerId: s.openerId } : {}),
     }));
@@ -143,6 +220,10 @@ export class LiveSession {
   ending = false;
   /** Set as soon as end() starts, before Redis knows. */
   ended: { status: Exclude<SessionStatus, 'active'>; reason: string } | null = null;
+  /** Deadline of page work that names none (SessionManagerOptions.operationTimeoutMs). */
+  defaultDeadlineMs = 0;
+  /** Bytes of downloads written by this session (all roles), against the download cap. */
+  downloadBytes = 0;
   constructor(public record: SessionRecord) {}
 
   endedError(): AppError | null {
@@ -162,6 +243,8 @@ export interface SessionManagerEvents {
   'session-ended': [{ id: string; status: SessionStatus; reason: string }];
   'session-expiring': [{ id: string; inSeconds: number; reason: 'idle' | 'ttl' }];
   'page-created': [{ sessionId: string; role: string; state: PageState }];
+  /** A limit refused something (a tab over the cap, a download over the byte cap or off). */
+  'limit-reached': [{ sessionId: string; role: string; page?: string; data: Record<string, unknown> }];
   /** A context was leased for a role / given back: the cluster's lease registry follows these. */
   'lease-acquired': [{ id: string; sessionId: string; role: string; tenant: string }];
   'lease-released': [{ id: string }];
@@ -246,6 +329,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
       await gate?.releaseSession(tenant, record.id, names).catch(() => {});
     };
+    session.defaultDeadlineMs = this.opts.operationTimeoutMs ?? 0;
     // Lease all roles; if any fails, give back the ones we got (nothing leaks).
     const results = await Promise.allSettled(specs.map((spec, i) => this.openRole(session, spec, `roles.${i}.`)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -295,6 +379,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     if (spec.baseURL) setContextBaseURL(lease.context, spec.baseURL);
     const role = new LiveRole(spec.name, lease, viewport, spec.baseURL, (r, state) => {
       this.emit('page-created', { sessionId: session.record.id, role: r.name, state });
+      state.page.on('download', (d) => void this.onDownload(session, r, state, d));
     }, session);
     session.roles.set(spec.name, role);
     this.byLease.set(lease.id, { sessionId: session.record.id, role: spec.name, tenant: session.record.tenant });
@@ -310,9 +395,35 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   }
 
   private async adoptPopup(role: LiveRole, page: Page): Promise<void> {
-    const opener = await page.opener().catch(() => null);
+    if ([...role.pages.values()].some((s) => s.page === page)) return;
+    const max = this.opts.maxTabsPerRole;
+    // Popups being adopted count at once (adoption awaits the opener): a burst of window.open
+    // cannot slip past the cap. A page openTab() is creating is not a popup.
+    if (max && role.opening === 0 && role.pages.size + role.adopting >= max) {
+      // Over the cap: the popup is closed before the role adopts it, and the stream says so.
+      const url = page.url();
+      void page.close({ runBeforeUnload: false }).catch(() => {});
+      role.tabsRefused++;
+      const sessionId = this.sessionOfRole(role);
+      this.log.warn({ sessionId, role: role.name, max }, 'popup over the tab cap closed');
+      if (sessionId) {
+        this.emit('limit-reached', {
+          sessionId, role: role.name,
+          data: { limit: 'tabs_per_role', max, action: 'popup_closed', url: url.slice(0, 2048), refused: role.tabsRefused },
+        });
+      }
+      return;
+    }
+    role.adopting++;
+    let opener: Page | null;
+    try {
+      opener = await page.opener().catch(() => null);
+    } finally {
+      role.adopting--;
+    }
     // openTab() may have adopted it meanwhile.
     if ([...role.pages.values()].some((s) => s.page === page)) return;
+    if (page.isClosed()) return;
     const openerState = [...role.pages.values()].find((s) => s.page === opener);
     role.adopt(page, openerState?.id);
     if (role.viewport.width !== DEFAULT_VIEWPORT.width || role.viewport.height !== DEFAULT_VIEWPORT.height) {
@@ -421,10 +532,43 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     return this.describe(s);
   }
 
+  /** Every download goes through the guard; a refused or cancelled one is a limit_reached event. */
+  private async onDownload(session: LiveSession, role: LiveRole, state: PageState, download: import('playwright-core').Download): Promise<void> {
+    const limits = this.opts.downloads;
+    if (!limits) return;
+    const verdict = await guardDownload(download, session, limits).catch(() => null);
+    if (!verdict || verdict.outcome === 'finished' || verdict.outcome === 'failed') return;
+    const data = {
+      limit: verdict.limit,
+      action: verdict.outcome === 'refused' ? 'download_refused' : 'download_cancelled_and_deleted',
+      url: download.url().slice(0, 2048),
+      suggestedFilename: download.suggestedFilename().slice(0, 256),
+      ...(verdict.outcome === 'cancelled' ? { bytesWritten: verdict.bytesWritten, max: verdict.max, sessionBytes: session.downloadBytes } : {}),
+    };
+    this.log.warn({ sessionId: session.record.id, role: role.name, ...data, url: undefined }, 'download refused by a limit');
+    this.emit('limit-reached', { sessionId: session.record.id, role: role.name, page: state.id, data });
+  }
+
+  private sessionOfRole(role: LiveRole): string | undefined {
+    return this.byLease.get(role.lease.id)?.sessionId;
+  }
+
   async openTab(role: LiveRole, url?: string): Promise<PageState> {
     const target = url ? checkNavigationUrl(url, this.opts.allowedSchemes, undefined, role.baseURL) : undefined;
     if (target) await guardNavigation(role.lease.page, target);
-    const page = await role.context.newPage();
+    const max = this.opts.maxTabsPerRole;
+    if (max && role.pages.size + role.opening >= max) {
+      throw new AppError('tab_limit', `Role "${role.name}" has ${role.pages.size} open tabs, the most allowed (MAX_TABS_PER_ROLE=${max}).`, {
+        role: role.name, max, open: role.pages.size, hint: 'Close a tab first (DELETE .../pages/:pageId).',
+      });
+    }
+    role.opening++;
+    let page: Page;
+    try {
+      page = await withDeadline(role.context.newPage(), Math.max(this.opts.operationTimeoutMs ?? 20_000, 15_000), 'Opening a tab');
+    } finally {
+      role.opening--;
+    }
     const state = [...role.pages.values()].find((p) => p.page === page) ?? role.adopt(page);
     if (role.viewport.width !== DEFAULT_VIEWPORT.width || role.viewport.height !== DEFAULT_VIEWPORT.height) {
       await page.setViewportSize(role.viewport);
@@ -445,7 +589,14 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     if (role.pages.size === 1) {
       throw new AppError('last_page', 'A role keeps at least one tab open; remove the role or delete the session instead.', { pageId });
     }
-    await state.page.close({ runBeforeUnload: false });
+    // A stuck renderer can hold page.close(): bounded, the tab is forgotten either way.
+    const closed = await settledWithin(state.page.close({ runBeforeUnload: false }), this.opts.operationTimeoutMs ?? 20_000);
+    if (!closed) {
+      this.log.warn({ pageId, role: role.name }, 'tab did not close in time: dropped from the role');
+      role.pages.delete(state.id);
+      role.queues.delete(state.id);
+      if (role.activePageId === state.id) role.activePageId = [...role.pages.keys()].pop() ?? '';
+    }
   }
 
   selectTab(role: LiveRole, pageId: string): void {
@@ -454,19 +605,12 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     void state.page.bringToFront().catch(() => {});
   }
 
+  /** Never waits on a page: titles are the last ones seen (a stuck tab cannot hold a listing). */
   async describe(s: LiveSession): Promise<Session> {
     // In the order the roles were asked for (leases complete in any order).
     const ordered = s.record.roles.map((r) => s.roles.get(r.name)).filter((r): r is LiveRole => Boolean(r));
-    const roles = await Promise.all(
-      ordered.map(async (r) => ({
-        name: r.name,
-        viewport: r.viewport,
-        browserId: r.lease.browserId,
-        pages: await Promise.all(
-          r.pageInfos().map(async (p) => ({ ...p, title: await r.pages.get(p.id)!.page.title().catch(() => '') })),
-        ),
-      })),
-    );
+    await Promise.all(ordered.map((r) => r.refreshTitles()));
+    const roles = ordered.map((r) => ({ name: r.name, viewport: r.viewport, browserId: r.lease.browserId, pages: r.pageInfos() }));
     return { ...this.describeRecord(s.record), lastUsedAt: new Date(s.lastUsed).toISOString(), roles };
   }
 
@@ -494,7 +638,10 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
     this.live.delete(id);
     this.ending.set(id, s);
     try {
-      await Promise.all([...s.roles.values()].map((r) => this.releaseRole(r)));
+      // Contexts close in the background past endWaitMs (a stuck page can slow a close;
+      // the pool bounds it and forces it): the session ends on time either way.
+      const releases = Promise.all([...s.roles.values()].map((r) => this.releaseRole(r)));
+      await settledWithin(releases, this.opts.endWaitMs ?? 2000);
       // Quota holds go with the contexts (a lost write lapses with the node's heartbeat).
       await this.opts.gate?.releaseSession(s.record.tenant, id, s.record.roles.map((r) => r.name)).catch((err) => {
         this.log.warn({ sessionId: id, err: String(err) }, 'could not release quota holds in Redis');
@@ -517,8 +664,9 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       if (s.holds > 0 || s.busy > 0) s.lastUsed = now;
       const idleLeft = s.lastUsed + s.record.idleTimeoutSeconds * 1000 - now;
       const ttlLeft = Date.parse(s.record.expiresAt) - now;
-      if (ttlLeft <= 0) await this.end(s.record.id, 'expired', 'ttl');
-      else if (idleLeft <= 0) await this.end(s.record.id, 'expired', 'idle_timeout');
+      // Not awaited one by one: one slow teardown must not hold the others (or the next sweep).
+      if (ttlLeft <= 0) void this.end(s.record.id, 'expired', 'ttl').catch(() => {});
+      else if (idleLeft <= 0) void this.end(s.record.id, 'expired', 'idle_timeout').catch(() => {});
       else if (Math.min(idleLeft, ttlLeft) <= 30_000) {
         const reason = ttlLeft < idleLeft ? 'ttl' : 'idle';
         this.emit('session-expiring', { id: s.record.id, inSeconds: Math.ceil(Math.min(idleLeft, ttlLeft) / 1000), reason });

@@ -73,5 +73,22 @@ export async function runOp(deps: ServerDeps, op: PageOp, call: OpCall): Promise
     } finally {
       deps.metrics?.opDuration.observe({ op: op.name, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
-  });
+  }, { op: op.name, deadlineMs: deadlineFor(deps, op, call.input) });
+}
+
+/**
+ * The deadline of one operation, queue wait included: OPERATION_TIMEOUT_MS, or longer when
+ * the operation's own timeout is (navigation, snapshot, an action's timeoutMs) so that its
+ * own, more precise `timeout` error comes first. Past it: 504 operation_timeout.
+ */
+export function deadlineFor(deps: ServerDeps, op: PageOp, input: OpCall['input']): number {
+  const t = deps.config.timeouts;
+  const body = input.body as { action?: string; timeoutMs?: number };
+  let own = 0;
+  if (op.name === 'snapshot') own = t.snapshotMs;
+  else if (op.name === 'action') {
+    own = Math.max(t.actionMs + t.describeWaitMs, typeof body.timeoutMs === 'number' ? body.timeoutMs : 0);
+    if (['navigate', 'back', 'forward', 'reload'].includes(String(body.action))) own = Math.max(own, t.navigationMs);
+  }
+  return Math.max(deps.config.limits.operationTimeoutMs, own + 5000);
 }

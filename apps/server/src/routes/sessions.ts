@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CreateSessionBody as CreateSessionBodyT, Session as SessionT } from '@ariadne/schema';
 import type { ServerDeps } from '../deps.js';
 import { forwardHeaders, ownerOf } from '../plugins/forward.js';
+import { withDeadline } from '@ariadne/pool';
 
 // Sessions, roles and tabs.
 
@@ -57,7 +58,7 @@ export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fa
     schema: { tags: ['roles'], summary: "Export a role's storage state (cookies, localStorage) to persist a login", params: RoleParams, response: { 200: StorageState, ...errors } },
   }, async (req) => {
     const s = await sessions.use(req.tenant, req.params.id);
-    return s.role(req.params.role).context.storageState();
+    return withDeadline(s.role(req.params.role).context.storageState(), deps.config.limits.operationTimeoutMs, 'Reading the storage state');
   });
 
   app.get('/v1/sessions/:id/roles/:role/pages', {
@@ -74,7 +75,8 @@ export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fa
     const s = await sessions.use(req.tenant, req.params.id);
     const role = s.role(req.params.role);
     const state = await sessions.openTab(role, req.body?.url);
-    return reply.status(201).send({ id: state.id, url: state.page.url(), title: await state.page.title().catch(() => ''), active: role.activePageId === state.id });
+    await role.refreshTitles();
+    return reply.status(201).send({ id: state.id, url: state.page.url(), title: state.title, active: role.activePageId === state.id });
   });
 
   app.delete('/v1/sessions/:id/roles/:role/pages/:pageId', {
@@ -95,8 +97,10 @@ export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fa
   });
 };
 
+/** Never waits on a page: the titles last seen (refreshed in the background). */
 async function withTitles(role: import('@ariadne/pool').LiveRole) {
-  return Promise.all(role.pageInfos().map(async (p) => ({ ...p, title: await role.pages.get(p.id)?.page.title().catch(() => '') ?? '' })));
+  await role.refreshTitles();
+  return role.pageInfos();
 }
 
 /**

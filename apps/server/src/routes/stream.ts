@@ -14,7 +14,7 @@ import { StreamSlots } from '../security/stream-guard.js';
 // GET /v1/sessions/:id/live: a page people open in a browser to watch a session.
 
 export const streamRoutes = (deps: ServerDeps, opts: StreamOptions): FastifyPluginAsync => async (app) => {
-  const hub = new EventHub(deps.sessions);
+  const hub = new EventHub(deps.sessions, { eventsPerSecond: opts.eventsPerSecond });
   const screencasts = new ScreencastRegistry();
   const connections = new Set<StreamConnection>();
   const slots = new StreamSlots(opts.maxPerSession ?? 8);

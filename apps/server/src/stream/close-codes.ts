@@ -16,6 +16,8 @@ export const CLOSE = {
   session_deleted: { code: 4410, reason: 'session_deleted' },
   session_crashed: { code: 4500, reason: 'session_crashed' },
   session_lost: { code: 4503, reason: 'session_lost' },
+  /** The client reads slower than its events come: its send queue stayed over the cap (README "Limits"). */
+  slow_consumer: { code: 4008, reason: 'slow_consumer' },
   /** The client stopped answering pings. */
   ping_timeout: { code: 4000, reason: 'ping_timeout' },
 } as const;

@@ -23,10 +23,14 @@ export interface StreamOptions {
   maxMessageBytes: number;
   /** Messages per second a client may send (burst = 2x). */
   messagesPerSecond: number;
-  /** Frames are dropped for a client whose socket has more than this buffered. */
+  /** Frames and events are dropped (counted) for a client whose socket has more than this buffered. */
   maxBufferedBytes: number;
   /** WebSockets open at once on one session (checked before the upgrade, routes/stream.ts). */
   maxPerSession?: number;
+  /** A client whose send queue stays over maxBufferedBytes this long (or reaches 4x) is closed 4008 slow_consumer. */
+  slowConsumerMs: number;
+  /** Floodable events per session per second (the event hub's rate). */
+  eventsPerSecond: number;
 }
 
 const ajv = new Ajv({ useDefaults: true, coerceTypes: false, allErrors: false, strict: false });
@@ -65,8 +69,11 @@ export class StreamConnection {
   private pinger: NodeJS.Timeout | null = null;
   private closed = false;
   private held: LiveSession | null = null;
+  /** Events left out for this client while its send queue was full, and since when it is full. */
+  private dropped = { count: 0, fromSeq: 0, toSeq: 0 };
+  private overSince = 0;
   private readonly onEvent = (sessionId: string, e: StreamEvent) => {
-    if (sessionId === this.sessionId && this.subscriptions.has(e.event)) this.send(e);
+    if (sessionId === this.sessionId && this.subscriptions.has(e.event)) this.sendEvent(e);
   };
   private readonly onEnded = (sessionId: string, end: { status: string; reason: string }) => {
     if (sessionId !== this.sessionId) return;
@@ -109,12 +116,13 @@ export class StreamConnection {
     this.send({ event: 'hello', sessionId: this.sessionId, lastSeq: this.hub.lastSeq(this.sessionId), eventTypes: EVENT_TYPES, ops: [...CONTROL_OPS, ...OPS.keys()] });
     if (replay) {
       if (replay.gap) this.send({ event: 'resume_gap', ...replay.gap });
-      for (const e of replay.events) if (this.subscriptions.has(e.event)) this.send(e);
+      for (const e of replay.events) if (this.subscriptions.has(e.event)) this.sendEvent(e);
     }
     this.hub.on('event', this.onEvent);
     this.hub.on('ended', this.onEnded);
 
     this.pinger = setInterval(() => {
+      if (!this.checkBacklog()) return;
       if (!this.alive) return this.close(CLOSE.ping_timeout.code, CLOSE.ping_timeout.reason);
       this.alive = false;
       this.socket.ping();
@@ -124,8 +132,49 @@ export class StreamConnection {
 
   private send(msg: unknown): boolean {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return false;
+    if (!this.checkBacklog()) return false;
     this.socket.send(JSON.stringify(msg));
     return true;
+  }
+
+  /**
+   * The per-socket send queue is bounded: over maxBufferedBytes, events are left out (and
+   * counted, then announced by a `dropped` message when the queue drains); a queue that
+   * stays over the cap for slowConsumerMs, or reaches 4x the cap, closes the socket 4008.
+   */
+  private checkBacklog(): boolean {
+    const buffered = this.socket.bufferedAmount;
+    const max = this.opts.maxBufferedBytes;
+    if (buffered <= max) {
+      this.overSince = 0;
+      return true;
+    }
+    const now = Date.now();
+    if (!this.overSince) this.overSince = now;
+    if (buffered > 4 * max || now - this.overSince > this.opts.slowConsumerMs) {
+      this.log.warn({ sessionId: this.sessionId, buffered, dropped: this.dropped.count }, 'stream client too slow: closed');
+      this.close(CLOSE.slow_consumer.code, CLOSE.slow_consumer.reason);
+      return false;
+    }
+    return true;
+  }
+
+  private sendEvent(e: StreamEvent): void {
+    if (this.closed) return;
+    if (this.socket.bufferedAmount > this.opts.maxBufferedBytes) {
+      if (!this.dropped.count) this.dropped.fromSeq = e.seq;
+      this.dropped.count++;
+      this.dropped.toSeq = e.seq;
+      this.checkBacklog();
+      return;
+    }
+    if (this.dropped.count) {
+      // Say what this client missed (it can ask again with ?since=fromSeq-1 while the hub still has them).
+      const { count, fromSeq, toSeq } = this.dropped;
+      this.dropped = { count: 0, fromSeq: 0, toSeq: 0 };
+      this.send({ event: 'dropped', data: { count, fromSeq, toSeq, reason: 'slow_consumer' } });
+    }
+    this.send(e);
   }
 
   private reply(id: unknown, result: unknown): void {
@@ -297,8 +346,9 @@ export class StreamConnection {
     } catch {
       this.socket.terminate();
     }
-    // A peer that never answers the close handshake is cut off.
-    setTimeout(() => this.socket.terminate(), 2000).unref();
+    // A peer that never answers the close handshake is cut off. A slow consumer gets longer:
+    // its close frame waits behind what it has not read yet (nothing more is queued).
+    setTimeout(() => this.socket.terminate(), code === CLOSE.slow_consumer.code ? 10_000 : 2000).unref();
   }
 
   private cleanup(): void {

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { StreamClient } from '../helpers/ws-client.js';
+import { waitUntil } from '../helpers/process.js';
+
+// Issue 10, item 4: one page must not grow the server without bound. A page logging 1 KB
+// console lines without end grew the server from 191 MB to 1,872 MB in 80 s: Playwright
+// kept every console argument's handle, the stream pushed every event into every socket
+// whether the client read or not. Now: logs and the event buffer are bounded in bytes,
+// floods become counted `dropped` markers, and a client that does not read is cut off
+// (4008 slow_consumer). The RSS figure itself is measured by bench/console-flood.mjs.
+
+// The flood of the issue: 2,000 lines of 1 KB every 10 ms tick.
+const FLOOD = 'console-flood.html?n=2000&size=1024&every=10&initial=0';
+
+let fx: FixtureServer;
+let svc: TestService;
+
+beforeAll(async () => {
+  fx = await startFixtureServer();
+  svc = await startTestService({
+    STREAM_MAX_BUFFERED_BYTES: String(256 * 1024),
+    STREAM_SLOW_CONSUMER_MS: '2000',
+    STREAM_EVENTS_PER_SECOND: '200',
+  });
+});
+afterAll(async () => {
+  await svc?.stop();
+  await fx?.close();
+});
+
+/** Playwright client objects (handles, requests, ...) alive in the service process. */
+function playwrightObjects(): number {
+  const s = svc.service.sessions.liveSessions()[0];
+  const page = s?.role('default').page().page as unknown as { _connection?: { _objects?: Map<string, unknown> } };
+  return page?._connection?._objects?.size ?? 0;
+}
+
+describe('a console flood', () => {
+  it('is bounded: logs in bytes, a counted dropped marker, slow stream clients cut off, no handle pile-up', async () => {
+    const api = svc.api;
+    const id = await api.createSession();
+    const reader = StreamClient.connect(svc.url, id);
+    const stalled = StreamClient.connect(svc.url, id);
+    await Promise.all([reader.opened, stalled.opened]);
+    await stalled.waitFor((m) => m.event === 'hello');
+    // The stalled client stops reading: the server's send queue for it fills up.
+    (stalled.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+
+    const nav = await api.action(id, { action: 'navigate', url: `${fx.url}/${FLOOD}`, settle: 'none', snapshot: 'none' });
+    expect(nav.status, JSON.stringify(nav.body)).toBe(200);
+    const objectsAtStart = playwrightObjects();
+
+    // The reading client is told that events were left out, and why.
+    const types = () => JSON.stringify(reader.messages.reduce((o: any, m: any) => ({ ...o, [m.event ?? 'reply']: (o[m.event ?? 'reply'] ?? 0) + 1 }), {}));
+    const dropped = await waitUntil(() => reader.messages.find((m) => m.event === 'dropped'), 30_000, `a dropped event (got ${types()})`, 200).catch((err) => {
+      throw new Error(`${err.message}; at the end: ${types()}; pauses ${svc.service.sessions.liveSessions()[0]?.role('default').page().consolePauses}`);
+    });
+    expect(['rate', 'console_flood']).toContain(dropped.data.reason);
+    expect(typeof dropped.seq).toBe('number');
+
+    // The flood is cut where it starts, with counts: the page's console is rate-limited and
+    // says how many messages it dropped; the tab's log marks each pause.
+    const counted = await waitUntil(async () => {
+      const c = await api.get(`/v1/sessions/${id}/roles/default/console?limit=1000`);
+      const entry = c.status === 200 && c.body.entries.find((e: any) => /^\[ariadne\] \d+ console messages dropped/.test(e.text));
+      return entry && c.body.paused?.pauses > 0 && c.body.entries.some((e: any) => e.level === 'dropped') ? entry : null;
+    }, 30_000, 'the counted dropped markers', 500);
+    expect(Number(/(\d+)/.exec(counted.text)![1])).toBeGreaterThan(1000);
+    // The tab answers while the page floods (before: queued behind the flood for minutes).
+    const snap = await api.snapshot(id);
+    expect(snap.status, JSON.stringify(snap.body).slice(0, 300)).toBe(200);
+
+    // The console log is bounded in bytes (1 KB lines: fewer than its 1,000 entries fit).
+    const log = await waitUntil(async () => {
+      const c = await api.get(`/v1/sessions/${id}/roles/default/console?limit=1000`);
+      return c.status === 200 && c.body.dropped > 0 ? c : null;
+    }, 60_000, 'the console log to reach its byte cap', 500);
+    const bytes = log.body.entries.reduce((n: number, e: any) => n + e.text.length, 0);
+    expect(bytes).toBeLessThanOrEqual(512 * 1024);
+    expect(log.body.entries.length).toBeLessThan(1000);
+
+    // Console handles are released as they come: no growth by the thousands.
+    expect(playwrightObjects() - objectsAtStart).toBeLessThan(2000);
+
+    // The client that stopped reading (and keeps asking for big replies) is cut off; reading
+    // again, it finds the close frame.
+    for (let i = 0; i < 40; i++) stalled.send(JSON.stringify({ id: `big-${i}`, op: 'console', params: { limit: 1000 } }));
+    await new Promise((r) => setTimeout(r, 3000));
+    (stalled.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    const closed = await Promise.race([stalled.closed, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    expect(closed).toEqual({ code: 4008, reason: 'slow_consumer' });
+
+    // The reader is still served, the server answers, and DELETE ends it all.
+    const health = await api.get('/healthz');
+    expect(health.status).toBe(200);
+    reader.close();
+    expect((await api.delete(`/v1/sessions/${id}`)).status).toBe(204);
+    await waitUntil(() => { const s = svc.service.pool.stats(); return s.warming === 0 && s.leased === 0 && s.contexts === s.warm; }, 15_000, 'no leaked context');
+  });
+});
