@@ -2,6 +2,17 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
 import { resolveDescription, resolveRef, type ResolvedTarget } from './targeting/resolve.js';
+import type { TargetAction } from './targeting/spec.js';
+
+/** What a description must resolve to for this action (a click never lands on prose). */
+function actionKind(action: string): TargetAction {
+  switch (action) {
+    case 'click': case 'fill': case 'type': case 'check': case 'uncheck': case 'select': case 'hover': case 'clear': case 'upload': case 'drag': case 'scroll':
+      return action;
+    default:
+      return 'any';
+  }
+}
 import { checkNavigationUrl } from './navigation.js';
 import { snapshotView, type SnapshotView } from './snapshot/view.js';
 import { toAppError } from './errors.js';
@@ -27,7 +38,7 @@ export interface ActionOutcome {
   pageId: string;
   url: string;
   title: string;
-  target?: { ref?: string; resolvedBy: string; locator?: string };
+  target?: { ref?: string; resolvedBy: string; locator?: string; role?: string; name?: string; why?: string };
   durationMs: number;
   navigated: boolean;
   dialog?: { type: string; message: string; defaultValue?: string };
@@ -53,7 +64,7 @@ function need<T>(value: T | undefined, field: string, action: string, allowEmpty
  * An empty value is a real value for fill (empties the field) and select (the
  * option whose value is "").
  */
-function checkRequired(body: ActionBody): void {
+function checkRequired(body: ActionBody, hasTarget = false): void {
   switch (body.action) {
     case 'navigate': need(body.url, 'url', body.action); break;
     case 'fill': case 'select': need(body.value, 'value', body.action, true); break;
@@ -73,21 +84,21 @@ function checkRequired(body: ActionBody): void {
     default:
       break;
   }
-  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.description) {
+  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.description && !hasTarget) {
     throw new AppError('invalid_request', `${body.action} needs a "ref" from the latest snapshot (or a "description" as a fallback).`, { field: 'ref', action: body.action });
   }
 }
 
-export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref'): Promise<ResolvedTarget> {
+export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any'): Promise<ResolvedTarget> {
   if (ref) return resolveRef(state, ref);
-  if (description) return resolveDescription(state, description, { waitMs: ctx.describeWaitMs });
+  if (description) return resolveDescription(state, description, { waitMs: ctx.describeWaitMs, action });
   throw new AppError('invalid_request', `Give a "${field}" from the latest snapshot (or a description as a fallback).`, { field });
 }
 
-export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext): Promise<ActionOutcome> {
+export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext, resolved?: ResolvedTarget): Promise<ActionOutcome> {
   const started = Date.now();
   const page = state.page;
-  checkRequired(body);
+  checkRequired(body, Boolean(resolved));
   if (body.action !== 'handle_dialog') state.assertNoDialog();
   const epochBefore = state.navEpoch;
   const urlBefore = page.url();
@@ -96,8 +107,9 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
 
   let target: ResolvedTarget | undefined;
   const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.description);
-  if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
-    target = await resolveTarget(state, body.ref, body.description, ctx);
+  if (resolved) target = resolved;
+  else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
+    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action));
   }
 
   // Race the action against a dialog opening: a modal dialog blocks the page and the
@@ -136,7 +148,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     pageId: state.id,
     url: page.url(),
     title: state.dialog ? '' : await page.title().catch(() => ''),
-    ...(target ? { target: { ...(target.ref ? { ref: target.ref } : {}), resolvedBy: target.resolvedBy, ...(target.code ? { locator: target.code } : {}) } } : {}),
+    ...(target ? { target: { ...(target.ref ? { ref: target.ref } : {}), resolvedBy: target.resolvedBy, ...(target.code ? { locator: target.code } : {}), ...(target.role ? { role: target.role } : {}), ...(target.name ? { name: target.name } : {}), ...(target.why ? { why: target.why } : {}) } } : {}),
     durationMs: 0,
     navigated: state.navEpoch !== epochBefore || page.url() !== urlBefore,
     ...(state.dialog ? { dialog: state.dialogInfo() } : {}),
@@ -236,7 +248,7 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { files: files.map((f) => f.name) };
     }
     case 'drag': {
-      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef');
+      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef', 'any');
       await loc.dragTo(dest.locator, { timeout });
       return { targetRef: dest.ref };
     }
