@@ -103,14 +103,15 @@ async function json(method, url, body) {
   return { status: res.status, body: parsed };
 }
 
-/** The latest record the page posted under key, once it stopped changing. */
+/** The latest record the page posted under key, once present and no longer changing. */
 export async function readRecord(corpusUrl, key) {
   let last = null;
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 25; i++) {
     const { body } = await json('GET', `${corpusUrl}/corpus/api/record?k=${encodeURIComponent(key)}`);
     if (last && body && body.seq === last.seq && body.loadedAt === last.loadedAt) return body;
+    if (!body && i >= 5) return null;
     last = body;
-    await sleep(60);
+    await sleep(40);
   }
   return last;
 }
