@@ -17,7 +17,7 @@ import { checkOutcome, episodesOf, explainSilent, loadCorpus, readRecord, runDir
 //    resolver rewrite (see bench/README.md, "Targeting corpus" baseline).
 
 const only = process.env.CORPUS_PAGE;
-const corpus = loadCorpus().filter((p: any) => !only || p.name.includes(only));
+const corpus = loadCorpus().filter((p: any) => !only || only.split(',').some((s) => p.name.includes(s)));
 let svc: TestService;
 let fx: FixtureServer;
 let browser: Browser;
