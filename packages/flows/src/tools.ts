@@ -403,6 +403,16 @@ export class CaseTools {
         // The step's stated effect, when it can be observed: the value is in the field.
         const effect = await observeEffect(state, body, located?.locator ?? (body.ref ? state.page.locator(`aria-ref=${body.ref}`) : undefined));
         if (effect) throw new AppError('effect_not_observed' as never, effect.message, effect.details);
+        // A box the app re-rendered on change: find it again by the same words and read it.
+        const res = outcome.result as { replaced?: boolean } | undefined;
+        if ((body.action === 'check' || body.action === 'uncheck') && res?.replaced && body.target) {
+          const again = await locate(state, [body.target, ...(body.alternatives ?? [])], { action: 'check', waitMs: 500, description: ask.part ?? ask.asked }).catch(() => null);
+          const now = again ? await again.locator.isChecked({ timeout: 1000 }).catch(() => null) : null;
+          if (now === (body.action === 'uncheck')) {
+            throw new AppError('effect_not_observed' as never, `The box is still ${now ? 'checked' : 'unchecked'} after the ${body.action}.`, { expected: body.action === 'check' ? 'checked' : 'unchecked', observed: now ? 'checked' : 'unchecked' });
+          }
+          step.effect = now === null ? 'the box was re-rendered and could not be found again to read its state' : `re-read after re-render: ${now ? 'checked' : 'unchecked'}`;
+        }
         if (!step.locator && outcome.target?.locator) {
           step.locator = { code: `page.${outcome.target.locator}`, verified: true, strategy: outcome.target.resolvedBy, source: 'ladder' };
         }

@@ -74,6 +74,8 @@ export interface StepRecord {
   locator?: LocatorRecord;
   /** What the step acted on and why that element (role, name, the rung that matched). */
   target?: { role?: string; name?: string; ref?: string; rung: string; why: string };
+  /** How the step's effect was observed after the action (when it was not plain). */
+  effect?: string;
   /** Keyboard keys the step pressed. */
   keys?: string[];
   /** The part of a compound plan step this record is ("press Enter"). */

@@ -234,11 +234,8 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { selected };
     }
     case 'check':
-      await loc.check({ timeout });
-      return undefined;
     case 'uncheck':
-      await loc.uncheck({ timeout });
-      return undefined;
+      return setChecked(loc, body.action === 'check', timeout);
     case 'upload': {
       const files = need(body.files, 'files', 'upload');
       await loc.setInputFiles(
@@ -270,6 +267,29 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       const buf = loc ? await loc.screenshot({ type, timeout }) : await page.screenshot({ type, timeout });
       return { mimeType: `image/${type}`, base64: buf.toString('base64'), bytes: buf.length };
     }
+  }
+}
+
+/**
+ * check/uncheck that survives a re-render: apps that rebuild the row on change (most
+ * to-do lists) detach the box Playwright's check() would wait on. Read the state, click
+ * once, and read it again: a box still there in the old state is a failure; a box that
+ * was replaced is reported as such (the caller can re-find it to verify).
+ */
+async function setChecked(loc: Locator, want: boolean, timeout: number): Promise<unknown> {
+  const before = await loc.isChecked({ timeout });
+  if (before === want) return { checked: want, changed: false };
+  await loc.click({ timeout });
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    const attached = (await loc.count().catch(() => 0)) > 0;
+    if (!attached) return { checked: want, changed: true, replaced: true };
+    const after = await loc.isChecked({ timeout: 500 }).catch(() => null);
+    if (after === want) return { checked: want, changed: true };
+    if (Date.now() >= deadline) {
+      throw new AppError('action_failed', `Clicking the ${want ? 'unchecked' : 'checked'} box did not ${want ? 'check' : 'uncheck'} it (it is still ${after ? 'checked' : 'unchecked'}).`, { observed: after ? 'checked' : 'unchecked', expected: want ? 'checked' : 'unchecked' });
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -191,6 +191,8 @@ function interpretOne(step: string): Intent {
   if ((m = /^add\s+(?:the\s+|a\s+|an\s+|one\s+)?(.+?)\s+to\s+(?:the\s+|my\s+)?(?:cart|basket|bag)$/i.exec(s))) {
     return { kind: 'click', target: { phrase: 'Add to cart', role: 'button', scope: unquote(m[1]) } };
   }
+  // "Add to Cart in the Desk Lamp card": a control whose name starts with "Add to".
+  if (/^add\s+to\s+(?!(?:the\s+|my\s+)?(?:list|todos?|tasks?)\b)/i.test(s)) return { kind: 'click', target: parseTarget(s), ...(waitMs ? { waitMs } : {}) };
   // "Add a todo "Buy milk"", "Add Buy milk to the list": type it into the list's input.
   if ((m = /^add\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:(?:todo|to-do|task|item|entry|note|row)s?\s*(?:called|named|:)?\s+)?(.+?)(?:\s+(?:to|in|into)\s+(?:the\s+|my\s+)?(?:list|todos?|to-do list|todo list|tasks?|items?))?$/i.exec(s))) {
     return { kind: 'add_item', value: unquote(m[1]) };

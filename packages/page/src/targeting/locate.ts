@@ -130,6 +130,28 @@ async function tryRung(page: Page, kind: Rung, spec: DescribedTarget, action: Ta
   return { locator: visible, resolvedBy: `description:${kind}`, code, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
 }
 
+/**
+ * The words as the markup spells them ("the new todo field" → .new-todo, #newTodo,
+ * [name=new_todo], [data-testid=new-todo]): a fact the accessibility tree lacks. Only a
+ * unique visible element that can take the action.
+ */
+async function attributeRung(page: Page, spec: DescribedTarget, action: TargetAction): Promise<Located | null> {
+  const words = spec.phrase.toLowerCase().split(/[\s_-]+/).filter(Boolean);
+  if (!words.length || words.length > 4) return null;
+  const forms = new Set([words.join('-'), words.join('_'), words.join(''), words[0] + words.slice(1).map((w) => w[0].toUpperCase() + w.slice(1)).join('')]);
+  const esc = (v: string) => v.replace(/["\\]/g, '\\$&');
+  const sel = [...forms].flatMap((f) => [`[id="${esc(f)}" i]`, `[name="${esc(f)}" i]`, `[data-testid="${esc(f)}" i]`, `[data-test="${esc(f)}" i]`, `[class~="${esc(f)}" i]`]).join(', ');
+  const visible = page.locator(sel).filter({ visible: true });
+  const n = await visible.count().catch(() => 0);
+  if (n !== 1) return null;
+  const fit = await fitFor(visible, action, false);
+  if (!fit.ok) return null;
+  const parts = sel.split(', ');
+  const which = await visible.evaluate((el, list: string[]) => list.find((x) => el.matches(x)) ?? null, parts).catch(() => null);
+  const unique = which ? (await page.locator(which).count().catch(() => 0)) === 1 : false;
+  return { locator: visible, resolvedBy: 'description:attribute', ...(unique && which ? { code: `locator(${q(which)})` } : {}), why: `id/name/class/test id spelled "${[...forms][0]}"${fit.note ? ` (${fit.note})` : ''}` };
+}
+
 async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit' }>, spec: DescribedTarget): Promise<Located> {
   const page = state.page;
   const locator = page.locator(`aria-ref=${m.ref}`);
@@ -159,7 +181,9 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
   const deadline = Date.now() + Math.max(0, opts.waitMs);
   let lastTree: AriaNode[] = [];
   const misses: string[] = [];
+  let passMs = 0;
   for (;;) {
+    const passStart = Date.now();
     misses.length = 0;
     const tree = await takeTree(state);
     lastTree = tree;
@@ -184,14 +208,20 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         misses.push(m.why);
       }
+      if (!spec.quoted && /^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u.test(spec.phrase)) {
+        const r = await attributeRung(page, spec, opts.action);
+        if (r) return r;
+      }
       if (['click', 'hover', 'assert', 'any', 'focus', 'scroll'].includes(opts.action)) {
         const r = await tryRung(page, 'text', spec, opts.action);
         if (r && 'why' in r) return r;
         if (r) throw await ladderAmbiguity(state, opts.description, r);
       }
     }
-    if (Date.now() >= deadline) break;
-    await page.waitForTimeout(Math.min(150, Math.max(0, deadline - Date.now())));
+    passMs = Date.now() - passStart;
+    // Do not start a pass that cannot end before the deadline: a miss answers on time.
+    if (Date.now() + 150 + passMs >= deadline) break;
+    await page.waitForTimeout(150);
   }
   const spec = specs[0];
   throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${misses[0] ? ` (${misses[0]})` : ''}.`, {

@@ -77,6 +77,15 @@ export function subtreeText(n: AriaElement): string {
   return t;
 }
 
+/** The subtree's text as shown (case kept). */
+function rawText(n: AriaElement): string {
+  const parts: string[] = [];
+  if (n.name) parts.push(n.name);
+  if (typeof n.text === 'string') parts.push(n.text);
+  for (const c of n.children ?? []) parts.push(typeof c === 'string' ? c : rawText(c));
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
 /** Every text piece in a subtree (names, text, strings), normalized: "mentions exactly". */
 function pieces(n: AriaElement, out: string[] = []): string[] {
   if (n.name) out.push(norm(n.name));
@@ -94,7 +103,7 @@ function isClickableNode(n: AriaElement): boolean {
 
 /** The text beside an unnamed control: a sibling string or non-interactive element, this level or one up. */
 function adjacentText(siblings: AriaNode[], i: number, role: string, parentSiblings?: { list: AriaNode[]; i: number }): string {
-  const textOf = (c: AriaNode): string => (typeof c === 'string' ? c.trim() : !isClickableNode(c) && !UNNAMED_LABELLED.has(c.role) ? subtreeText(c) : '');
+  const textOf = (c: AriaNode): string => (typeof c === 'string' ? c.trim() : !isClickableNode(c) && !UNNAMED_LABELLED.has(c.role) ? rawText(c) : '');
   const after = CHECKABLE.has(role);
   const order = after ? [1, -1] : [-1, 1];
   for (const dir of order) {
