@@ -229,6 +229,8 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
     case 'select': {
       const raw = need(body.value, 'value', 'select', true);
       const values = Array.isArray(raw) ? raw : [raw];
+      const native = await loc.evaluate((el) => el instanceof HTMLSelectElement, undefined, { timeout }).catch(() => true);
+      if (!native) return selectAria(page, loc, values, timeout);
       const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
       const selected = await loc.selectOption(opts as never, { timeout });
       return { selected };
@@ -268,6 +270,47 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { mimeType: `image/${type}`, base64: buf.toString('base64'), bytes: buf.length };
     }
   }
+}
+
+/**
+ * select on an ARIA widget (not a <select>): an autocomplete input gets the text typed and
+ * the option with exactly that name clicked; a listbox or a button-like combobox is opened
+ * and its options clicked. The choice is read back; an option that is not there is an
+ * error listing the ones that are, never a field left holding typed text.
+ */
+async function selectAria(page: Page, loc: Locator, values: string[], timeout: number): Promise<unknown> {
+  const info = await loc.evaluate((el) => ({
+    editable: el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || (el as HTMLElement).isContentEditable,
+    role: el.getAttribute('role') ?? '',
+    controls: el.getAttribute('aria-controls') ?? el.getAttribute('aria-owns') ?? '',
+  }), undefined, { timeout });
+  const chosen: string[] = [];
+  for (const value of values) {
+    if (info.editable) {
+      await loc.fill('', { timeout });
+      await loc.pressSequentially(value, { timeout });
+    } else if (info.role !== 'listbox') {
+      await loc.click({ timeout });
+    }
+    const scope = info.role === 'listbox' ? loc : info.controls ? page.locator(`[id="${info.controls.split(/\s+/)[0].replace(/"/g, '\\"')}"]`) : page;
+    const option = scope.getByRole('option', { name: value, exact: true }).filter({ visible: true });
+    const deadline = Date.now() + Math.min(timeout, 2000);
+    while ((await option.count().catch(() => 0)) === 0 && Date.now() < deadline) await page.waitForTimeout(100);
+    if ((await option.count().catch(() => 0)) === 0) {
+      const shown = await scope.getByRole('option').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
+      if (info.editable) await loc.fill('', { timeout }).catch(() => {});
+      throw new AppError('action_failed', `No option "${value}" to choose${shown.length ? `; the options are: ${shown.slice(0, 15).map((t) => JSON.stringify(t.trim())).join(', ')}` : ' (no options appeared)'}.`, { value, options: shown.slice(0, 30) });
+    }
+    await option.first().click({ timeout });
+    chosen.push(value);
+  }
+  if (info.editable && values.length === 1) {
+    const v = await loc.inputValue({ timeout: 1000 }).catch(() => null);
+    if (v !== null && v.trim().toLowerCase() !== values[0].trim().toLowerCase()) {
+      throw new AppError('action_failed', `After choosing "${values[0]}" the field holds ${JSON.stringify(v)}.`, { expected: values[0], observed: v });
+    }
+  }
+  return { selected: chosen };
 }
 
 /**

@@ -162,6 +162,7 @@ export function interpret(step: string): Intent {
 function interpretOne(step: string): Intent {
   let s = step.trim().replace(/[.!]+$/, '').trim();
   let m: RegExpExecArray | null;
+  if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   if (isAssertionStep(s)) {
     return assertionIntent(s.replace(/^(?:verify|assert|confirm|ensure|expect|make sure|check)\b\s*:?\s*/i, ''));
   }
@@ -205,10 +206,14 @@ function interpretOne(step: string): Intent {
   if ((m = /^wait\s+(?:for|until)\s+(.+?)\s+(?:to\s+disappear|disappears|is gone|to be gone|to go away)$/i.exec(s))) return { kind: 'wait_gone', text: unquote(m[1]) };
   if ((m = /^wait\s+(?:for|until)\s+(.+?)(?:\s+(?:to\s+appear|appears|is visible|to be visible|to show))?$/i.exec(s))) return { kind: 'wait_text', text: unquote(m[1]) };
   if ((m = /^scroll\s+(?:the page\s+)?(?:to the\s+)?(up|down|top|bottom)$/i.exec(s))) return { kind: 'scroll', direction: m[1].toLowerCase() as 'up' };
-  if ((m = /^(?:press|hit)\s+(?:the\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(?:in|on|into)\s+(.+))?$/i.exec(s))) {
+  if ((m = /^(?:press|hit)\s+(?:the\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(once|twice|three times|thrice|\d+\s+times))?(?:\s+(?:in|on|into)\s+(.+?))?(?:\s+(once|twice|three times|thrice|\d+\s+times))?$/i.exec(s))) {
     const key = m[1];
     const known = KEYS.has(key.toLowerCase()) || /^(?:(?:Control|Ctrl|Shift|Alt|Meta|ControlOrMeta)\+)+\w+$/i.test(key) || /^[A-Za-z0-9]$/.test(key);
-    if (known) return { kind: 'press', key: KEY_NAMES[key.toLowerCase()] ?? key.replace(/^ctrl\+/i, 'Control+'), ...(m[2] ? { target: parseTarget(m[2]) } : {}) };
+    const times = (m[2] ?? m[4] ?? 'once').toLowerCase();
+    const n = times === 'once' ? 1 : times === 'twice' ? 2 : /three|thrice/.test(times) ? 3 : parseInt(times, 10);
+    const k = KEY_NAMES[key.toLowerCase()] ?? key.replace(/^ctrl\+/i, 'Control+');
+    if (known && n === 1) return { kind: 'press', key: k, ...(m[3] ? { target: parseTarget(m[3]) } : {}) };
+    if (known && n > 1 && n <= 20) return { kind: 'sequence', parts: Array.from({ length: n }, (_, i) => ({ text: `press ${k} (${i + 1} of ${n})`, intent: { kind: 'press' as const, key: k, ...(m![3] ? { target: parseTarget(m![3]) } : {}) } })) };
   }
   if ((m = /^drag\s+(.+?)\s+(?:to|onto|into|over)\s+(.+)$/i.exec(s))) return { kind: 'drag', from: unquote(m[1]), to: unquote(m[2]) };
   // "Mark Buy milk as done", "Mark "Walk the dog" as not done", "Complete Buy milk".
@@ -220,8 +225,16 @@ function interpretOne(step: string): Intent {
   if ((m = /^(?:switch|go|change)\s+to\s+(?:the\s+)?(.+?)\s+tab$/i.exec(s))) return { kind: 'click', target: { ...parseTarget(m[1]), role: 'tab' } };
   // "Expand the Advanced section", "Collapse FAQ".
   if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Choose Canada as the country": a choice, never text left in a field.
+  if ((m = /^(?:pick|choose|select)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) {
+    const values = listOf(m[1]);
+    return { kind: 'select', value: values.length > 1 ? values : unquote(m[1]), target: parseTarget(m[2], 'combobox') };
+  }
   // "Enter 05/14/2024 as the date", "Set 42 as the quantity".
-  if ((m = /^(?:enter|type|input|set|pick|choose|use|put)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[1]), target: parseTarget(m[2], 'textbox') };
+  if ((m = /^(?:enter|type|input|set|use|put)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[1]), target: parseTarget(m[2], 'textbox') };
+  // "Turn on Bluetooth", "Switch Wi-Fi off", "Enable Dark theme".
+  if ((m = /^(?:turn|switch|toggle)\s+on\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+on$/i.exec(s)) || (m = /^(?:enable|activate)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'switch') };
+  if ((m = /^(?:turn|switch|toggle)\s+off\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+off$/i.exec(s)) || (m = /^(?:disable|deactivate)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'switch') };
   if ((m = /^(?:select|choose|pick)\s+(.+?)\s+(?:in|from|for)\s+(.+)$/i.exec(s))) {
     const values = listOf(m[1]);
     return { kind: 'select', value: values.length > 1 ? values : unquote(m[1]), target: parseTarget(m[2], 'combobox') };
@@ -241,7 +254,8 @@ function interpretOne(step: string): Intent {
   }
   // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
   if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?))?$/i.exec(s))) {
-    return { kind: 'remove_item', item: unquote(m[2].replace(/\s+(?:item|row|entry|todo|task)$/i, '')), verb: m[1] };
+    const item = m[2].replace(/\s+(?:item|row|entry|todo|task)$/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
+    return { kind: 'remove_item', item: unquote(item), verb: m[1] };
   }
   if ((m = /^(?:uncheck|untick|deselect|clear the checkbox)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:check|tick|accept)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import type { AriaNode } from '../snapshot/tree.js';
-import { isStructured, type TargetAction, type DescribedTarget } from './spec.js';
+import { derivedReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { flattenTree, matchOnTree, nearestCandidates, type TreeMatch } from './tree-match.js';
 
 // The one target resolver (describe → parse → candidates → rank → prove → act): the REST
@@ -216,6 +216,14 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         const r = await tryRung(page, 'text', spec, opts.action);
         if (r && 'why' in r) return r;
         if (r) throw await ladderAmbiguity(state, opts.description, r);
+      }
+    }
+    // Nothing as written: other readings of the words, on the tree only (scoped, so a
+    // reading that matches loosely still has to be unique in its container).
+    for (const spec of specs) {
+      for (const alt of derivedReadings(spec)) {
+        const m = matchOnTree(flat, alt, opts.action);
+        if (m.kind === 'hit') return treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt);
       }
     }
     passMs = Date.now() - passStart;

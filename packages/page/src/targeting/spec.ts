@@ -18,6 +18,8 @@ export interface DescribedTarget {
   landmark?: string;
   /** 1-based position among the matches in reading order; -1 is the last. */
   ordinal?: number;
+  /** Inside the nth item/row/card ("Edit in the last row"); -1 is the last. */
+  withinOrdinal?: number;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -49,6 +51,9 @@ const LANDMARK_WORDS: [RegExp, string][] = [
 export function landmarkRole(words: string): string | null {
   const w = words.trim().replace(/^(?:the|a|an)\s+/i, '');
   for (const [re, role] of LANDMARK_WORDS) if (re.test(w)) return role;
+  // A label before the landmark noun: "Help sidebar", "main navigation", "site footer".
+  const tail = /^[\w-]+(?:\s+[\w-]+)?\s+(navigation|nav|sidebar|side bar|footer|header|menu bar)$/i.exec(w);
+  if (tail) return landmarkRole(tail[1]);
   return null;
 }
 
@@ -93,7 +98,9 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
     const inner = sm[2].trim();
     const role = landmarkRole(inner.replace(/\s+(?:bar|menu|area|section|region)$/i, ''));
+    const nth = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(?:row|item|card|entry|result|line|post|product)$/i.exec(inner);
     if (role && !spec.landmark) spec.landmark = role;
+    else if (nth) spec.withinOrdinal = ordinalValue(nth[1]);
     else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, ''));
     s = sm[1].trim();
   }
@@ -156,7 +163,26 @@ export function parseDescription(description: string, defaultRole: AriaRole | nu
 
 /** Does the spec say more than a name (a scope, a landmark, an ordinal, only a kind)? */
 export function isStructured(spec: DescribedTarget): boolean {
-  return Boolean(spec.scope || spec.landmark || spec.ordinal || !spec.phrase);
+  return Boolean(spec.scope || spec.landmark || spec.ordinal || spec.withinOrdinal || !spec.phrase);
+}
+
+/**
+ * Other readings of a phrase that matched nothing as written, tried last (tree only):
+ * "Add to Cart for Desk Lamp" → "Add to Cart" near "Desk Lamp"; "Newsletter email" →
+ * "email" in the container that says "Newsletter"; "the Returns section" → "Returns".
+ */
+export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
+  if (!spec.phrase || spec.quoted) return [];
+  const out: DescribedTarget[] = [];
+  const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
+  if (m && !spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] });
+  const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list)$/i.exec(spec.phrase);
+  if (noun) out.push({ ...spec, phrase: noun[1] });
+  const words = spec.phrase.split(/\s+/);
+  if (!spec.scope && words.length >= 2 && words.length <= 5) {
+    for (let k = 1; k < words.length; k++) out.push({ ...spec, scope: words.slice(0, k).join(' '), phrase: words.slice(k).join(' ') });
+  }
+  return out;
 }
 
 /** The spec back in words, for messages. */

@@ -143,11 +143,20 @@ function escapeRe(s: string): string {
 }
 
 /** 0 exact, 1 whole words at the start or end, 2 whole words inside, 3 substring; -1 no. */
+const ICON_WORDS: [RegExp, RegExp][] = [
+  [/^(?:delete|remove|destroy|trash|discard)$/, /^(?:×|✕|✖|x|🗑|🗑️|−|-)$/u],
+  [/^(?:close|dismiss)$/, /^(?:×|✕|✖|x)$/u],
+  [/^(?:add|new|plus)$/, /^\+$/],
+  [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
+];
+
 export function nameTier(name: string, phrase: string, quoted: boolean): number {
   const n = norm(name);
   const p = norm(phrase);
   if (!n || !p) return -1;
   if (n === p) return 0;
+  // An icon button named by its glyph: "the delete button" is the ×.
+  if (!quoted && ICON_WORDS.some(([w, g]) => w.test(p) && g.test(n))) return 2;
   if (quoted) {
     // Verbatim, but an icon glyph or a count around the name does not make it another name.
     const stripped = n.replace(/^[^\p{L}\p{N}"'“(]+|[^\p{L}\p{N}"'”)!?.]+$/gu, '').trim();
@@ -232,6 +241,13 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   });
   if (itemKind) pool = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
   if (spec.landmark) pool = pool.filter((f) => inLandmark(f, spec.landmark!));
+  if (spec.withinOrdinal) {
+    const items = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
+    const k = spec.withinOrdinal === -1 ? items.length - 1 : spec.withinOrdinal - 1;
+    const item = items[k];
+    if (!item) return { kind: 'none', why: `there is no item/row #${spec.withinOrdinal}` };
+    pool = pool.filter((f) => f.ancestors.includes(item.node));
+  }
   const why: string[] = [];
   if (spec.landmark) why.push(`inside the ${spec.landmark} landmark`);
 
@@ -262,6 +278,11 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (inter.length) cands = inter;
     }
     cands = [...cands].sort((a, b) => a.index - b.index);
+    // "the navigation" with a site nav and a footer nav: the one outside the footer.
+    if (cands.length > 1 && spec.landmark === 'navigation') {
+      const outside = cands.filter((c) => !c.ancestors.some((a) => a.role === 'contentinfo'));
+      if (outside.length) cands = outside;
+    }
     if (spec.ordinal) {
       const k = spec.ordinal === -1 ? cands.length - 1 : spec.ordinal - 1;
       if (k < 0 || k >= cands.length) return { kind: 'none', why: `only ${cands.length} match${cands.length === 1 ? 'es' : ''} ${describe(spec)}, no #${spec.ordinal}` };
