@@ -48,26 +48,30 @@ describe('targeting corpus', () => {
   it('every page checker sees a direct Playwright script\'s outcome, and not a no-op', async () => {
     const ctx = await browser.newContext();
     const problems: string[] = [];
-    try {
+    const jobs = corpus.flatMap((p: any) => p.tasks.map((t: any) => ({ p, t })));
+    // Three tabs at once: the checks are independent (one key per task).
+    const worker = async () => {
       const page = await ctx.newPage();
       page.setDefaultTimeout(5000);
-      for (const p of corpus) {
-        for (const t of p.tasks) {
-          if (!t.direct) { problems.push(`${p.name}/${t.id}: no direct script`); continue; }
-          const key = `direct-${p.name}-${t.id}-${Date.now()}`;
-          try {
-            await page.goto(`${fx.url}${p.path}?k=${key}`);
-            const loaded = await readRecord(fx.url, key);
-            if (!loaded) problems.push(`${p.name}/${t.id}: the page posted no record`);
-            else if (checkOutcome(loaded, t.outcome).ok) problems.push(`${p.name}/${t.id}: a no-op already satisfies the outcome`);
-            await runDirect(page, t.direct);
-            const after = checkOutcome(await readRecord(fx.url, key), t.outcome);
-            if (!after.ok) problems.push(`${p.name}/${t.id}: direct script not seen: ${after.why}`);
-          } catch (err) {
-            problems.push(`${p.name}/${t.id}: direct script threw: ${(err as Error).message.split('\n')[0]}`);
-          }
+      for (let job = jobs.shift(); job; job = jobs.shift()) {
+        const { p, t } = job;
+        if (!t.direct) { problems.push(`${p.name}/${t.id}: no direct script`); continue; }
+        const key = `direct-${p.name}-${t.id}-${Date.now()}`;
+        try {
+          await page.goto(`${fx.url}${p.path}?k=${key}`);
+          const loaded = await readRecord(fx.url, key);
+          if (!loaded) problems.push(`${p.name}/${t.id}: the page posted no record`);
+          else if (checkOutcome(loaded, t.outcome).ok) problems.push(`${p.name}/${t.id}: a no-op already satisfies the outcome`);
+          await runDirect(page, t.direct);
+          const after = checkOutcome(await readRecord(fx.url, key), t.outcome);
+          if (!after.ok) problems.push(`${p.name}/${t.id}: direct script not seen: ${after.why}`);
+        } catch (err) {
+          problems.push(`${p.name}/${t.id}: direct script threw: ${(err as Error).message.split('\n')[0]}`);
         }
       }
+    };
+    try {
+      await Promise.all([worker(), worker(), worker()]);
     } finally {
       await ctx.close();
     }
