@@ -166,6 +166,38 @@ async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit'
   return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}) };
 }
 
+const ROUTE_NOUN = /\s+(?:menu|section|tab|panel|accordion|group|submenu|drawer)$/i;
+
+/**
+ * A scope that names a closed control ("in the Shipping section", "in the Billing tab",
+ * "Move to > Archive"): a tab not selected, something with aria-expanded=false or a popup,
+ * a closed <details>. Clicked once; answers what was opened.
+ */
+async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, specs: DescribedTarget[]): Promise<string | null> {
+  const scopes = new Set<string>();
+  for (const spec of specs) {
+    for (const s of [spec, ...derivedReadings(spec)]) if (s.scope) scopes.add(s.scope.replace(ROUTE_NOUN, '').trim().toLowerCase());
+  }
+  if (!scopes.size) return null;
+  const routes = flat.filter((f) => scopes.has(f.name.trim().toLowerCase()) && ['tab', 'button', 'menuitem', 'treeitem', 'generic', 'link', 'heading'].includes(f.node.role)).slice(0, 4);
+  for (const r of routes) {
+    const loc = page.locator(`aria-ref=${r.ref}`);
+    const closed = await loc.evaluate((el) => {
+      const t = (el.closest('summary') as HTMLElement | null) ?? el;
+      if (t.tagName === 'SUMMARY') return !(t.parentElement as HTMLDetailsElement | null)?.open;
+      const ctl = (t.closest('[aria-expanded],[role=tab],[aria-haspopup]') as HTMLElement | null) ?? t;
+      if (ctl.getAttribute('role') === 'tab') return ctl.getAttribute('aria-selected') !== 'true';
+      return ctl.getAttribute('aria-expanded') === 'false' || (ctl.hasAttribute('aria-haspopup') && ctl.getAttribute('aria-expanded') !== 'true');
+    }, undefined, { timeout: 1000 }).catch(() => false);
+    if (!closed) continue;
+    const ok = await loc.click({ timeout: 2000 }).then(() => true, () => false);
+    if (!ok) continue;
+    await page.waitForTimeout(200);
+    return `${r.node.role} "${r.name}"`;
+  }
+  return null;
+}
+
 async function takeTree(state: PageState): Promise<AriaNode[]> {
   const { current } = await state.snapshot(5000);
   return current.tree;
@@ -182,6 +214,9 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
   let lastTree: AriaNode[] = [];
   const misses: string[] = [];
   let passMs = 0;
+  let revealed = '';
+  let reveals = 0;
+  const withRoute = <T extends { why: string }>(x: T): T => (revealed ? { ...x, why: `${x.why}; revealed by opening ${revealed} first` } : x);
   for (;;) {
     const passStart = Date.now();
     misses.length = 0;
@@ -192,29 +227,29 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
       const structured = isStructured(spec);
       if (spec.role || structured) {
         const m = matchOnTree(flat, spec, opts.action);
-        if (m.kind === 'hit') return treeLocated(state, m, spec);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         misses.push(m.why);
         if (structured) continue;
       }
       for (const kind of ['label', 'placeholder'] as Rung[]) {
         const r = await tryRung(page, kind, spec, opts.action);
-        if (r && 'why' in r) return r;
+        if (r && 'why' in r) return withRoute(r);
         if (r) throw await ladderAmbiguity(state, opts.description, r);
       }
       if (!spec.role) {
         const m = matchOnTree(flat, spec, opts.action);
-        if (m.kind === 'hit') return treeLocated(state, m, spec);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         misses.push(m.why);
       }
       if (!spec.quoted && /^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u.test(spec.phrase)) {
         const r = await attributeRung(page, spec, opts.action);
-        if (r) return r;
+        if (r) return withRoute(r);
       }
       if (['click', 'hover', 'assert', 'any', 'focus', 'scroll'].includes(opts.action)) {
         const r = await tryRung(page, 'text', spec, opts.action);
-        if (r && 'why' in r) return r;
+        if (r && 'why' in r) return withRoute(r);
         if (r) throw await ladderAmbiguity(state, opts.description, r);
       }
     }
@@ -223,7 +258,17 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
     for (const spec of specs) {
       for (const alt of derivedReadings(spec)) {
         const m = matchOnTree(flat, alt, opts.action);
-        if (m.kind === 'hit') return treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt));
+      }
+    }
+    // The step named the route to a target that is not shown yet (a collapsed section, a
+    // tab, a menu): open it once, then look again.
+    if (reveals < 2) {
+      const how = await revealRoute(page, flat, specs);
+      if (how) {
+        revealed = revealed ? `${revealed}, then ${how}` : how;
+        reveals++;
+        continue;
       }
     }
     passMs = Date.now() - passStart;

@@ -174,6 +174,9 @@ export function isStructured(spec: DescribedTarget): boolean {
 export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
   if (!spec.phrase || spec.quoted) return [];
   const out: DescribedTarget[] = [];
+  // A menu path: "Move to > Archive".
+  const path = spec.phrase.split(/\s*(?:>|→|›)\s*/).filter(Boolean);
+  if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
   const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
   if (m && !spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] });
   const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list)$/i.exec(spec.phrase);
