@@ -37,7 +37,7 @@ async function closestText(page: Page, text: string): Promise<string> {
 async function visibleTextCount(page: Page, text: string, exact = false): Promise<number> {
   // Exact: an element whose whole text is the text (whitespace and case aside), so
   // "Walk the dog" does not pass on "Walk the dog later".
-  const loc = exact ? page.getByText(new RegExp(`^\\s*${escapeRegExp(text.trim()).replace(/\s+/g, '\\s+')}\\s*$`, 'i')) : page.getByText(text);
+  const loc = exact ? page.getByText(text, { exact: true }) : page.getByText(text);
   return loc.filter({ visible: true }).count().catch(() => 0);
 }
 
@@ -62,7 +62,7 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
         const loose = await visibleTextCount(page, check.text);
         if (loose > 0) {
           const sample = await page.getByText(check.text).filter({ visible: true }).first().innerText({ timeout: 500 }).catch(() => '');
-          return { passed: false, actual: `only as part of a longer text (${JSON.stringify(sample.slice(0, 120))}); say "contains" to accept a substring` };
+          return { passed: false, actual: `not as a whole text, only inside ${JSON.stringify(sample.slice(0, 120))} (exact match, case included); say "contains" to accept a substring` };
         }
       }
       return { passed: n > 0, actual: n > 0 ? `${n} visible ${exact ? 'exact ' : ''}match${n > 1 ? 'es' : ''}` : undefined };
@@ -136,7 +136,7 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
 }
 
 function textArg(check: { text: string; match?: 'exact' | 'contains' }): string {
-  return check.match === 'exact' ? `/^\\s*${escapeRegExp(check.text.trim()).replace(/\s+/g, '\\s+')}\\s*$/i` : q(check.text);
+  return check.match === 'exact' ? `${q(check.text)}, { exact: true }` : q(check.text);
 }
 
 export function describeCheck(check: CheckSpec): string {
