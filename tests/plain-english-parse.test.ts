@@ -55,6 +55,22 @@ describe('sentences', () => {
     expect(interpret('For the user @ann, click Like')).toMatchObject({ kind: 'click', target: { phrase: 'Like', scope: '@ann' } });
     expect(interpret('Close the dialog')).toMatchObject({ kind: 'close_dialog' });
     expect(interpret('Drag Card A to Done')).toMatchObject({ kind: 'drag', from: 'Card A', to: 'Done' });
+    expect(interpret('Choose Canada as the country')).toMatchObject({ kind: 'select', value: 'Canada', target: { phrase: 'country' } });
+    expect(interpret('Turn on Bluetooth')).toMatchObject({ kind: 'check', target: { phrase: 'Bluetooth', role: 'switch' } });
+    expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Wi-Fi' } });
+    expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
+    expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
+    expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'select', value: ['Red', 'Green', 'Blue'], target: { role: 'listbox' } });
+    expect(interpret('Press ArrowRight twice')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'press', key: 'ArrowRight' } }, { intent: { kind: 'press', key: 'ArrowRight' } }] });
+    expect(interpret('Enter Ann as the first name, Lee as the last name and ann@x.io as the email, agree to the terms')).toMatchObject({
+      kind: 'sequence',
+      parts: [
+        { intent: { kind: 'fill', value: 'Ann', target: { phrase: 'first name' } } },
+        { intent: { kind: 'fill', value: 'Lee', target: { phrase: 'last name' } } },
+        { intent: { kind: 'fill', value: 'ann@x.io', target: { phrase: 'email' } } },
+        { intent: { kind: 'check', target: { phrase: 'terms' } } },
+      ],
+    });
   });
 
   it('verify is exact unless it says contains', () => {

@@ -118,7 +118,9 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   }
   // An ordinal: "the 3rd result", "the second checkbox", "the last row".
   const om = ORDINAL.exec(s);
-  if (om) {
+  // Only before a kind or a quoted name ("the 2nd checkbox", "the last "Edit" button", "the
+  // 3rd result"): "first name" and "last name" are names.
+  if (om && (ROLE_NOUNS.test(' ' + om[2]) || /["“‘]/.test(om[2]) || /^(?:result|item|entry|row|card|one|product|post|article)s?$/i.test(om[2].trim()))) {
     spec.ordinal = ordinalValue(om[1]);
     s = om[2].trim();
   }
