@@ -79,6 +79,9 @@ describe('sentences', () => {
     expect(interpret('Verify the page contains "Walk the dog"')).toMatchObject({ check: { type: 'text_visible' } });
     expect((interpret('Verify the page contains "Walk the dog"') as { check: { match?: string } }).check.match).toBeUndefined();
     expect(interpret('Verify Buy milk is done')).toMatchObject({ check: { type: 'element_state', state: 'checked' } });
+    expect(interpret('Verify the invoice status is "Paid"')).toMatchObject({ check: { type: 'element_text', text: 'Paid', match: 'words' } });
+    expect(interpret('Verify the invoice status contains "Paid"')).toMatchObject({ check: { type: 'element_text', match: 'contains' } });
+    expect(interpret('Enter the code ABC-123 into Gift card code')).toMatchObject({ kind: 'fill', value: 'ABC-123' });
   });
 
   it('an unparsed part is named, never passed on', () => {
@@ -114,6 +117,20 @@ describe('candidates on the tree', () => {
     expect(matchOnTree(todo, parseTarget('the second checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e11' });
     expect(matchOnTree(todo, parseTarget('the last checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e14' });
     expect(matchOnTree(todo, { phrase: '×', role: 'button', scope: 'Walk the dog' }, 'click')).toMatchObject({ kind: 'hit', ref: 'e15' });
+  });
+
+  it('other readings of the words never land on a loose match (prose-trap)', () => {
+    const page: AriaNode[] = [
+      { role: 'generic', ref: 'e1', text: 'Click Submit order to finish, then press Apply.' },
+      { role: 'button', name: 'Place order', ref: 'e2' },
+      { role: 'region', name: 'Newsletter', ref: 'e3', children: [{ role: 'heading', name: 'Newsletter', ref: 'e4' }, { role: 'textbox', name: 'Email', ref: 'e5' }] },
+    ];
+    // "Submit order" is only prose: "order" in a container that mentions "Submit" must not pick "Place order".
+    for (const alt of [parseTarget('Submit order'), parseTarget('the Submit order button')]) {
+      expect(matchOnTree(page, alt, 'click').kind).toBe('none');
+    }
+    expect(matchOnTree(page, { phrase: 'order', role: null, scope: 'Submit', strict: true }, 'click').kind).toBe('none');
+    expect(matchOnTree(page, { phrase: 'Email', role: 'textbox', scope: 'Newsletter', strict: true }, 'fill')).toMatchObject({ kind: 'hit', ref: 'e5' });
   });
 
   it('ambiguity lists candidates with wording that picks each one', () => {

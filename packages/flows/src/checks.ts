@@ -79,7 +79,8 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
     }
     case 'element_text': {
       const t = (await loc!.innerText({ timeout: 1000 }).catch(() => null)) ?? (await loc!.inputValue({ timeout: 500 }).catch(() => ''));
-      return { passed: norm(t).includes(norm(check.text)), actual: t.slice(0, 300) };
+      const passed = check.match === 'words' ? wordsRe(check.text).test(t.replace(/\s+/g, ' ')) : norm(t).includes(norm(check.text));
+      return { passed, actual: t.slice(0, 300) };
     }
     case 'element_value': {
       const v = await loc!.inputValue({ timeout: 1000 }).catch(() => '');
@@ -125,6 +126,7 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
     case 'title':
       return check.op === 'is' ? `await expect(${pageVar}).toHaveTitle(${q(check.value)});` : `await expect(${pageVar}).toHaveTitle(/${escapeRegExp(check.value)}/);`;
     case 'element_text':
+      if (check.match === 'words') return `await expect(${at(target!)}).toContainText(${wordsRe(check.text).toString()});`;
       return `await expect(${at(target!)}).toContainText(${q(check.text)}, { ignoreCase: true });`;
     case 'element_value':
       return `await expect(${at(target!)}).toHaveValue(${q(check.value)});`;
@@ -133,6 +135,11 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
       return `await expect(${at(target!)}).${m};`;
     }
   }
+}
+
+/** The text as whole words, any case: "Paid" matches "Status: Paid", not "Unpaid". */
+function wordsRe(text: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(text.trim()).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
 }
 
 function textArg(check: { text: string; match?: 'exact' | 'contains' }): string {

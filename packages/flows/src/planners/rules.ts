@@ -42,6 +42,7 @@ export interface ElementCheck {
   type: 'element_text' | 'element_state' | 'element_value';
   target: TargetSpec;
   text?: string;
+  match?: 'contains' | 'words';
   state?: 'checked' | 'unchecked' | 'enabled' | 'disabled' | 'visible' | 'hidden';
   value?: string;
 }
@@ -129,8 +130,11 @@ function assertionIntent(body: string): Intent {
   if ((m = /^(?:i|you|we)\s+(?:can\s+)?see\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
   if ((m = /^there\s+is\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
   // Element text: "the cart link shows "Cart (1)"", "the Total contains $25".
-  if ((m = /^(.+?)\s+(?:contains|shows|says|reads|displays|has text|includes|equals|is)\s+(.+)$/i.exec(s))) {
-    return { kind: 'assert', check: { type: 'element_text', target: parseTarget(m[1]), text: unquote(m[2]) } };
+  if ((m = /^(.+?)\s+(contains|shows|says|reads|displays|has text|includes|equals|is)\s+(.+)$/i.exec(s))) {
+    // "contains/includes" asks for a substring; "is/shows/says" for the value as a whole word
+    // ("status is Paid" does not pass on "Unpaid").
+    const match = /^(?:contains|includes)$/i.test(m[2]) ? 'contains' : 'words';
+    return { kind: 'assert', check: { type: 'element_text', target: parseTarget(m[1]), text: unquote(m[3]), match } };
   }
   // A bare quoted text: it is on the page.
   if (isQuoted(s)) return { kind: 'assert', check: textCheck(s, false) };
@@ -141,6 +145,9 @@ function assertionIntent(body: string): Intent {
 
 /** "hello in upper case" → HELLO; the modifier words never reach the field. */
 function valueWithModifiers(raw: string): string {
+  // "the code ABC-123": the value is the code, not the words that introduce it.
+  const intro = /^(?:the\s+)?(?:code|text|value|word|number|string|coupon|promo code|password|pin)\s+("[^"]*"|“[^”]*”|\S+)$/i.exec(raw.trim());
+  if (intro) return unquote(intro[1]);
   const m = /^(.+?)\s+(?:in\s+)?(upper ?case|uppercase|capitals|capital letters|all caps|lower ?case|lowercase)$/i.exec(raw.trim());
   if (!m) return unquote(raw);
   const v = unquote(m[1]);
@@ -428,14 +435,14 @@ export class RulesPlanner implements Planner {
           if (ref === null) {
             // No such element: for "X shows Y", the page showing Y is the fact we can check.
             if (check.type === 'element_text' && check.text) {
-              const rec = await tools.assert(role, { type: 'text_visible', text: check.text }, { ...ask, description: step.text });
+              const rec = await tools.assert(role, { type: 'text_visible', text: check.text, ...(check.match === 'words' ? { match: 'exact' as const } : {}) }, { ...ask, description: step.text });
               return rec.passed;
             }
             await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): no element matches "${check.target.phrase}" to check.`, details: { understood: check.target } }, 'assert');
             return false;
           }
           const spec: CheckSpec = check.type === 'element_text'
-            ? { type: 'element_text', ref, text: check.text! }
+            ? { type: 'element_text', ref, text: check.text!, ...(check.match === 'words' ? { match: 'words' as const } : {}) }
             : check.type === 'element_state'
               ? { type: 'element_state', ref, state: check.state! }
               : { type: 'element_value', ref, value: check.value! };

@@ -20,6 +20,8 @@ export interface DescribedTarget {
   ordinal?: number;
   /** Inside the nth item/row/card ("Edit in the last row"); -1 is the last. */
   withinOrdinal?: number;
+  /** A reading the words did not state (derived): whole names and whole scope texts only. */
+  strict?: boolean;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -174,6 +176,10 @@ export function isStructured(spec: DescribedTarget): boolean {
  * "email" in the container that says "Newsletter"; "the Returns section" → "Returns".
  */
 export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
+  return derivedLoose(spec).map((d) => ({ ...d, strict: true }));
+}
+
+function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   if (!spec.phrase || spec.quoted) return [];
   const out: DescribedTarget[] = [];
   // A menu path: "Move to > Archive".
