@@ -103,7 +103,7 @@ describe('GET /v1/runs/:id/spec', () => {
 
     // The same spec expecting another text must fail: it checks the page for real.
     const broken = path.join(dir, 'broken.spec.ts');
-    writeFileSync(broken, spec.replace("getByText('Order confirmed (Express shipping)')", "getByText('Order confirmed (Standard shipping)')"));
+    writeFileSync(broken, spec.replace("getByText('Order confirmed (Express shipping)'", "getByText('Order confirmed (Standard shipping)'"));
     const red = await playwrightTest(broken, { PASSWORD: 'secret' });
     expect(red.code).not.toBe(0);
     expect(red.output).toMatch(/1 failed/);

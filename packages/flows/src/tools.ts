@@ -385,6 +385,8 @@ export class CaseTools {
             // A split input (one box per character): type into its first box, key by key.
             body = { ...body, action: 'type', text: String(body.value ?? '') };
             step.action = 'type';
+            // Replays and the exported spec read the record: it says what was typed.
+            step.params = redact({ text: String(body.text) }, this.settings.secrets);
           }
           if (located.ref) body = { ...body, ref: located.ref };
         }

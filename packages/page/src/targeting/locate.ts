@@ -180,6 +180,12 @@ async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit'
   return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}) };
 }
 
+function rowMentions(n: AriaNode, sc: string): boolean {
+  if (typeof n === 'string') return n.toLowerCase().includes(sc);
+  if ((n.name ?? '').toLowerCase().includes(sc) || (typeof n.text === 'string' && n.text.toLowerCase().includes(sc))) return true;
+  return (n.children ?? []).some((c) => rowMentions(c, sc));
+}
+
 const ROUTE_NOUN = /\s+(?:menu|section|tab|panel|accordion|group|submenu|drawer)$/i;
 
 /**
@@ -194,6 +200,16 @@ async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, spe
   }
   if (!scopes.size) return null;
   const routes = flat.filter((f) => scopes.has(f.name.trim().toLowerCase()) && ['tab', 'button', 'menuitem', 'treeitem', 'generic', 'link', 'heading'].includes(f.node.role)).slice(0, 4);
+  // Controls shown on hover only: hover the one row/item/card whose text shows the scope.
+  for (const sc of scopes) {
+    const items = flat.filter((f) => ['listitem', 'row', 'article'].includes(f.node.role) && f.name.toLowerCase() !== sc && rowMentions(f.node, sc));
+    if (items.length !== 1) continue;
+    const hovered = await page.locator(`aria-ref=${items[0].ref}`).hover({ timeout: 1500 }).then(() => true, () => false);
+    if (hovered) {
+      await page.waitForTimeout(150);
+      return `hovering ${items[0].node.role} "${sc}"`;
+    }
+  }
   for (const r of routes) {
     const loc = page.locator(`aria-ref=${r.ref}`);
     const closed = await loc.evaluate((el) => {
@@ -207,7 +223,7 @@ async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, spe
     const ok = await loc.click({ timeout: 2000 }).then(() => true, () => false);
     if (!ok) continue;
     await page.waitForTimeout(200);
-    return `${r.node.role} "${r.name}"`;
+    return `opening ${r.node.role} "${r.name}"`;
   }
   return null;
 }
@@ -230,7 +246,7 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
   let passMs = 0;
   let revealed = '';
   let reveals = 0;
-  const withRoute = <T extends { why: string }>(x: T): T => (revealed ? { ...x, why: `${x.why}; revealed by opening ${revealed} first` } : x);
+  const withRoute = <T extends { why: string }>(x: T): T => (revealed ? { ...x, why: `${x.why}; revealed by ${revealed} first` } : x);
   for (;;) {
     const passStart = Date.now();
     misses.length = 0;

@@ -103,7 +103,7 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
     const nth = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(?:row|item|card|entry|result|line|post|product)$/i.exec(inner);
     if (role && !spec.landmark) spec.landmark = role;
     else if (nth) spec.withinOrdinal = ordinalValue(nth[1]);
-    else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, ''));
+    else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, '').replace(/^(?:by|for|of|from|with)\s+(?=\S)/i, ''));
     s = sm[1].trim();
   }
   // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk".
