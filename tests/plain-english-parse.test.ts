@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchOnTree, parseDescription, parseTarget, type AriaNode } from '@ariadne/page';
+import { derivedReadings, matchOnTree, parseDescription, parseTarget, type AriaNode } from '@ariadne/page';
 import { interpret, splitCompound } from '@ariadne/flows';
 
 // Pure logic of issue 11: the sentence parser (rules planner), the target parser (shared
@@ -131,6 +131,9 @@ describe('candidates on the tree', () => {
     }
     expect(matchOnTree(page, { phrase: 'order', role: null, scope: 'Submit', strict: true }, 'click').kind).toBe('none');
     expect(matchOnTree(page, { phrase: 'Email', role: 'textbox', scope: 'Newsletter', strict: true }, 'fill')).toMatchObject({ kind: 'hit', ref: 'e5' });
+    // "Check-out date" on a page with only "Start date": no field, not the paragraph around Start date.
+    const dates: AriaNode[] = [{ role: 'paragraph', ref: 'e1', children: ['Start date', { role: 'textbox', name: 'Start date', ref: 'e2' }] }];
+    for (const d of [parseDescription('Check-out date'), ...derivedReadings(parseDescription('Check-out date'))]) expect(matchOnTree(dates, d, 'fill').kind).toBe('none');
   });
 
   it('ambiguity lists candidates with wording that picks each one', () => {

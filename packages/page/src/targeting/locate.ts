@@ -141,7 +141,9 @@ async function tryRung(page: Page, kind: Rung, spec: DescribedTarget, action: Ta
   }
   const fit = await fitFor(visible, action, !!spec.quoted);
   if (!fit.ok) return null;
-  return { locator: visible, resolvedBy: `description:${kind}`, code, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
+  // Pinned to the one it proved: a popup the action opens (a listbox labelled the same) must
+  // not turn the locator ambiguous mid-action.
+  return { locator: visible.first(), resolvedBy: `description:${kind}`, code, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
 }
 
 /**

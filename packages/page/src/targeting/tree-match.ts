@@ -157,12 +157,15 @@ export function nameTier(name: string, phrase: string, quoted: boolean): number 
   if (n === p) return 0;
   // An icon button named by its glyph: "the delete button" is the ×.
   if (!quoted && ICON_WORDS.some(([w, g]) => w.test(p) && g.test(n))) return 2;
-  if (quoted) {
-    // Verbatim, but an icon glyph or a count around the name does not make it another name.
-    const stripped = n.replace(/^[^\p{L}\p{N}"'“(]+|[^\p{L}\p{N}"'”)!?.]+$/gu, '').trim();
-    return stripped === p ? 0 : -1;
-  }
   const w = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(p)}($|[^\\p{L}\\p{N}])`, 'u');
+  if (quoted) {
+    // Verbatim, but an icon glyph or a count around the name does not make it another name;
+    // a renamed control ("Username" → "Your username") still matches as whole words at an
+    // end, ranked after any exact match.
+    const stripped = n.replace(/^[^\p{L}\p{N}"'“(]+|[^\p{L}\p{N}"'”)!?.]+$/gu, '').trim();
+    if (stripped === p) return 0;
+    return (n.startsWith(p) || n.endsWith(p)) && w.test(n) ? 1 : -1;
+  }
   if (n.startsWith(p) && w.test(n)) return 1;
   if (n.endsWith(p) && w.test(n)) return 1;
   if (w.test(n)) return 2;
@@ -306,8 +309,9 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     return { kind: 'ambiguous', count: cands.length, why: `${cands.length} elements match ${describe(spec)}`, candidates: cands.slice(0, 10).map((c) => candidate(all, c, cands, spec, action, opts)) };
   }
   // A group named like the field (a split one-time-code input): its first box.
-  if ((action === 'fill' || action === 'type') && spec.phrase && !spec.ordinal) {
-    const groups = all.filter((f) => !EDITABLE.has(f.node.role) && nameTier(f.name, spec.phrase, !!spec.quoted) >= 0 && nameTier(f.name, spec.phrase, !!spec.quoted) <= 1);
+  if ((action === 'fill' || action === 'type') && spec.phrase && !spec.ordinal && !spec.strict && !spec.scope) {
+    // Only a named group (aria-label/labelledby), never a paragraph that happens to say the words.
+    const groups = all.filter((f) => ['group', 'generic', 'region', 'form'].includes(f.node.role) && f.node.name && nameTier(f.node.name, spec.phrase, !!spec.quoted) >= 0 && nameTier(f.node.name, spec.phrase, !!spec.quoted) <= 1);
     for (const g of groups) {
       const inner = all.find((o) => o.ancestors.includes(g.node) && ['textbox', 'searchbox', 'spinbutton'].includes(o.node.role));
       if (inner) return { kind: 'hit', ref: inner.ref, node: inner.node, role: inner.node.role, name: g.name, rung: 'group', why: `first box of the ${g.node.role} "${g.name}"`, group: true };
