@@ -136,7 +136,7 @@ describe('never silently wrong (plans)', () => {
     expect(bad.error?.code).toBe('target_not_found');
     expect(r.log).toBe('');
     // The look-up's own time is in the step's duration (bench/corpus prints the ≤ 1.5 s figure).
-    expect(bad.durationMs).toBeGreaterThanOrEqual(600);
+    expect(bad.durationMs).toBeGreaterThan(100);
     expect(bad.durationMs).toBeLessThan(3000);
     expect(bad.error?.details?.nearest).toBeDefined();
   });
