@@ -53,7 +53,8 @@ describe('GET /v1/runs/:id/spec', () => {
     const spec: string = res.body;
     // Verified locators and expect assertions, and no secret in the file.
     expect(spec).toContain("await page.getByRole('button', { name: 'Log in', exact: true }).click();");
-    expect(spec).toContain("await expect(page.getByText('Order confirmed (Express shipping)').filter({ visible: true }).first()).toBeVisible();");
+    // Verify is exact by default (issue 11): the exported expect is too.
+    expect(spec).toContain("await expect(page.getByText('Order confirmed (Express shipping)', { exact: true }).filter({ visible: true }).first()).toBeVisible();");
     expect(spec).toContain("env('PASSWORD')");
     // The confirm dialog of case 4: its handler is set before the click that opens it.
     expect(spec).toMatch(/page\.once\('dialog', \(dialog\) => void dialog\.accept\(\)\);\n {4}await page\.getByRole\('button', \{ name: 'Empty cart', exact: true \}\)\.click\(\);/);
@@ -68,7 +69,7 @@ describe('GET /v1/runs/:id/spec', () => {
 
     // The same spec expecting another text must fail: it checks the page for real.
     const broken = path.join(dir, 'broken.spec.ts');
-    writeFileSync(broken, spec.replace("getByText('Order confirmed (Express shipping)')", "getByText('Order confirmed (Standard shipping)')"));
+    writeFileSync(broken, spec.replace("getByText('Order confirmed (Express shipping)'", "getByText('Order confirmed (Standard shipping)'"));
     const red = await playwrightTest(broken, { PASSWORD: 'secret' });
     expect(red.code).not.toBe(0);
     expect(red.output).toMatch(/1 failed/);

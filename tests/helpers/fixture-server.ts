@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// @ts-ignore -- plain JS module shared with bench/corpus.mjs
+import { handleCorpus } from '../corpus/server.mjs';
 
 // Serves tests/fixtures/ over HTTP on a free loopback port, plus a few dynamic routes
 // the fixtures need: a cookie login, a slow response, an echo of request headers.
@@ -36,6 +38,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     try {
+      // The targeting corpus (tests/corpus/): its pages and the records they post.
+      if (url.pathname.startsWith('/corpus/') && (await handleCorpus(req, res))) return;
       if (url.pathname === '/app/api/banner') {
         if (req.method === 'POST') {
           let body = '';
