@@ -2943,6 +2943,12 @@ export interface operations {
                             /** @description ref, or the ladder rung that matched the description. */
                             resolvedBy: string;
                             locator?: string;
+                            /** @description Role of the element a description resolved to. */
+                            role?: string;
+                            /** @description Its name (or the text next to an unnamed control). */
+                            name?: string;
+                            /** @description Why this element: what matched on which rung. */
+                            why?: string;
                         };
                         durationMs: number;
                         navigated: boolean;

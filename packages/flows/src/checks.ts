@@ -34,8 +34,11 @@ async function closestText(page: Page, text: string): Promise<string> {
   return scored.length ? `closest text on the page: ${scored.map((s) => JSON.stringify(s)).join(', ')}` : `page text starts: ${JSON.stringify(body.slice(0, 200))}`;
 }
 
-async function visibleTextCount(page: Page, text: string): Promise<number> {
-  return page.getByText(text).filter({ visible: true }).count().catch(() => 0);
+async function visibleTextCount(page: Page, text: string, exact = false): Promise<number> {
+  // Exact: an element whose whole text is the text (whitespace and case aside), so
+  // "Walk the dog" does not pass on "Walk the dog later".
+  const loc = exact ? page.getByText(new RegExp(`^\\s*${escapeRegExp(text.trim()).replace(/\s+/g, '\\s+')}\\s*$`, 'i')) : page.getByText(text);
+  return loc.filter({ visible: true }).count().catch(() => 0);
 }
 
 function urlMatches(url: string, op: 'is' | 'contains', value: string): boolean {
@@ -53,11 +56,19 @@ function urlMatches(url: string, op: 'is' | 'contains', value: string): boolean 
 async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<CheckOutcome> {
   switch (check.type) {
     case 'text_visible': {
-      const n = await visibleTextCount(page, check.text);
-      return { passed: n > 0, actual: n > 0 ? `${n} visible match${n > 1 ? 'es' : ''}` : undefined };
+      const exact = check.match === 'exact';
+      const n = await visibleTextCount(page, check.text, exact);
+      if (n === 0 && exact) {
+        const loose = await visibleTextCount(page, check.text);
+        if (loose > 0) {
+          const sample = await page.getByText(check.text).filter({ visible: true }).first().innerText({ timeout: 500 }).catch(() => '');
+          return { passed: false, actual: `only as part of a longer text (${JSON.stringify(sample.slice(0, 120))}); say "contains" to accept a substring` };
+        }
+      }
+      return { passed: n > 0, actual: n > 0 ? `${n} visible ${exact ? 'exact ' : ''}match${n > 1 ? 'es' : ''}` : undefined };
     }
     case 'text_hidden': {
-      const n = await visibleTextCount(page, check.text);
+      const n = await visibleTextCount(page, check.text, check.match === 'exact');
       return { passed: n === 0, actual: `${n} visible match${n === 1 ? '' : 'es'}` };
     }
     case 'url':
@@ -91,7 +102,7 @@ export async function evaluateCheck(page: Page, check: CheckSpec, loc: Locator |
   for (;;) {
     const r = await once(page, check, loc);
     if (r.passed || Date.now() >= deadline || signal?.aborted) {
-      if (!r.passed && (check.type === 'text_visible')) r.actual = await closestText(page, check.text);
+      if (!r.passed && check.type === 'text_visible' && !r.actual) r.actual = await closestText(page, check.text);
       return r;
     }
     await new Promise((res) => setTimeout(res, 150));
@@ -103,9 +114,9 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
   const at = (code: string) => (pageVar === 'page' ? code : code.replace(/^page\./, `${pageVar}.`));
   switch (check.type) {
     case 'text_visible':
-      return `await expect(${pageVar}.getByText(${q(check.text)}).filter({ visible: true }).first()).toBeVisible();`;
+      return `await expect(${pageVar}.getByText(${textArg(check)}).filter({ visible: true }).first()).toBeVisible();`;
     case 'text_hidden':
-      return `await expect(${pageVar}.getByText(${q(check.text)}).filter({ visible: true })).toHaveCount(0);`;
+      return `await expect(${pageVar}.getByText(${textArg(check)}).filter({ visible: true })).toHaveCount(0);`;
     case 'url':
       if (check.op === 'contains') return `await expect(${pageVar}).toHaveURL(/${escapeRegExp(check.value)}/);`;
       return check.value.startsWith('/')
@@ -122,6 +133,10 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
       return `await expect(${at(target!)}).${m};`;
     }
   }
+}
+
+function textArg(check: { text: string; match?: 'exact' | 'contains' }): string {
+  return check.match === 'exact' ? `/^\\s*${escapeRegExp(check.text.trim()).replace(/\s+/g, '\\s+')}\\s*$/i` : q(check.text);
 }
 
 export function describeCheck(check: CheckSpec): string {

@@ -18,9 +18,18 @@ export interface FlowAction {
   append?: boolean;
   accept?: boolean;
   promptText?: string;
+  /** drag: where to drop (a description). */
+  targetDescription?: string;
+  /** A parsed target (the rules planner): resolved in the page layer, then acted on by ref. */
+  target?: DescribedTarget;
+  /** Other wordings of the same target, tried in order with it ("user", then "email"). */
+  alternatives?: DescribedTarget[];
+  /** How long to look for the target (default: a short, honest miss). */
+  waitMs?: number;
+  double?: boolean;
 }
 
-import { performAction, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type PageState } from '@ariadne/page';
+import { locate, performAction, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, verifiedLocator } from './locators.js';
@@ -155,11 +164,48 @@ export interface ActResult {
   error?: StepError;
 }
 
+/** How long a plan step looks for its target before an honest miss (issue 11: ≤ 1.5 s). */
+export const FIND_WAIT_MS = 1000;
+
 export interface AskContext {
   planStep?: number;
   asked: string;
+  /** The part of a compound step this action serves ("press Enter"). */
+  part?: string;
+  /** When the plan step started (durations include what the planner did before acting). */
+  startedAt?: number;
   /** Variable names whose values appear in this step's params. */
   secretParams?: string[];
+}
+
+/** What the element must be able to take, by action. */
+function actionKind(action: string): TargetAction {
+  switch (action) {
+    case 'click': case 'fill': case 'type': case 'check': case 'uncheck': case 'select': case 'hover': case 'clear': case 'upload': case 'drag': case 'scroll': case 'press':
+      return action;
+    default:
+      return 'any';
+  }
+}
+
+const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * After fill/type: the field holds the value (compared without case, spaces and
+ * punctuation, so a mask that formats "5551234567" as "(555) 123-4567" still counts).
+ * Answers the failure, or null.
+ */
+async function observeEffect(state: PageState, body: FlowAction, loc: Locator | undefined): Promise<{ message: string; details: Record<string, unknown> } | null> {
+  if (!loc || state.dialog) return null;
+  if (body.action !== 'fill' && body.action !== 'type') return null;
+  if (body.action === 'type' && body.submit) return null;
+  const want = String(body.action === 'fill' ? body.value ?? '' : body.text ?? '');
+  const got = await loc.evaluate((el) => (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : (el as HTMLElement).innerText ?? ''), undefined, { timeout: 1000 }).catch(() => null);
+  if (got === null) return null;
+  if (squash(got) === squash(want) || (body.action === 'type' && squash(got).endsWith(squash(want)))) return null;
+  // A split input moves the focus box to box: the group holds the value, not its first box.
+  if (body.action === 'type' && squash(want).startsWith(squash(got)) && got.length > 0) return null;
+  return { message: `The field holds ${JSON.stringify(got)} after the ${body.action}, not ${JSON.stringify(want)}.`, details: { expected: want, observed: got } };
 }
 
 export function errorOf(err: unknown): StepError {
@@ -270,8 +316,9 @@ export class CaseTools {
       action,
       ...(params && Object.keys(params).length ? { params } : {}),
       ...(ask.secretParams?.length ? { secretParams: ask.secretParams } : {}),
+      ...(ask.part ? { part: ask.part } : {}),
       status: 'passed',
-      startedAt: new Date().toISOString(),
+      startedAt: new Date(ask.startedAt ?? Date.now()).toISOString(),
       durationMs: 0,
     };
   }
@@ -300,7 +347,7 @@ export class CaseTools {
     const step = this.newStep(ask, role, action);
     step.status = 'failed';
     step.error = error;
-    await this.finishStep(step, null, Date.now());
+    await this.finishStep(step, null, ask.startedAt ?? Date.now());
     return step;
   }
 
@@ -314,7 +361,8 @@ export class CaseTools {
     }
     const step = this.newStep(ask, role, body.action, redact(params, this.settings.secrets));
     if (extra.healed) step.healed = true;
-    const started = Date.now();
+    const started = ask.startedAt ?? Date.now();
+    if (body.key) step.keys = [body.key];
     return this.session.run(role, async (state) => {
       const ctx = {
         actionTimeoutMs: this.settings.actionTimeoutMs,
@@ -324,6 +372,18 @@ export class CaseTools {
         listPageIds: () => this.session.pageIds(role),
       };
       try {
+        let located: Located | undefined;
+        if (body.target) {
+          // One resolver for plans and REST descriptions: only an element that can take the action.
+          located = await locate(state, [body.target, ...(body.alternatives ?? [])], { action: actionKind(body.action), waitMs: body.waitMs ?? FIND_WAIT_MS, description: ask.part ?? ask.asked });
+          step.target = { ...(located.role ? { role: located.role } : {}), ...(located.name ? { name: located.name } : {}), ...(located.ref ? { ref: located.ref } : {}), rung: located.resolvedBy.replace(/^description:/, ''), why: located.why };
+          if (located.group && body.action === 'fill') {
+            // A split input (one box per character): type into its first box, key by key.
+            body = { ...body, action: 'type', text: String(body.value ?? '') };
+            step.action = 'type';
+          }
+          if (located.ref) body = { ...body, ref: located.ref };
+        }
         if (body.ref) {
           step.ref = body.ref;
           // Check the ref first (an unknown ref answers at once), then prove a locator
@@ -334,7 +394,25 @@ export class CaseTools {
         }
         // A cancel does not wait for a long action (a 20 s wait) to end: ending the
         // session afterwards stops it in the browser.
-        const outcome = await this.raceAbort(performAction(state, { ...body, snapshot: 'none' } as unknown as ActionBody, ctx));
+        const { target: _t, alternatives: _a, waitMs: _w, ...plain } = body;
+        const outcome = await this.raceAbort(performAction(state, { ...plain, snapshot: 'none' } as unknown as ActionBody, ctx, located && !located.ref ? located : undefined));
+        if (!step.locator && located?.code) step.locator = { code: `page.${located.code}`, verified: true, strategy: located.resolvedBy, source: 'ladder' };
+        if (outcome.target && !step.target && outcome.target.resolvedBy !== 'ref') {
+          step.target = { ...(outcome.target.role ? { role: outcome.target.role } : {}), ...(outcome.target.name ? { name: outcome.target.name } : {}), ...(outcome.target.ref ? { ref: outcome.target.ref } : {}), rung: outcome.target.resolvedBy.replace(/^description:/, ''), why: outcome.target.why ?? '' };
+        }
+        // The step's stated effect, when it can be observed: the value is in the field.
+        const effect = await observeEffect(state, body, located?.locator ?? (body.ref ? state.page.locator(`aria-ref=${body.ref}`) : undefined));
+        if (effect) throw new AppError('effect_not_observed' as never, effect.message, effect.details);
+        // A box the app re-rendered on change: find it again by the same words and read it.
+        const res = outcome.result as { replaced?: boolean } | undefined;
+        if ((body.action === 'check' || body.action === 'uncheck') && res?.replaced && body.target) {
+          const again = await locate(state, [body.target, ...(body.alternatives ?? [])], { action: 'check', waitMs: 500, description: ask.part ?? ask.asked }).catch(() => null);
+          const now = again ? await again.locator.isChecked({ timeout: 1000 }).catch(() => null) : null;
+          if (now === (body.action === 'uncheck')) {
+            throw new AppError('effect_not_observed' as never, `The box is still ${now ? 'checked' : 'unchecked'} after the ${body.action}.`, { expected: body.action === 'check' ? 'checked' : 'unchecked', observed: now ? 'checked' : 'unchecked' });
+          }
+          step.effect = now === null ? 'the box was re-rendered and could not be found again to read its state' : `re-read after re-render: ${now ? 'checked' : 'unchecked'}`;
+        }
         if (!step.locator && outcome.target?.locator) {
           step.locator = { code: `page.${outcome.target.locator}`, verified: true, strategy: outcome.target.resolvedBy, source: 'ladder' };
         }
@@ -492,6 +570,54 @@ export class CaseTools {
       return { loc: t.locator, record: t.code ? { code: `page.${t.code}`, verified: true, strategy: t.resolvedBy, source: 'ladder' } : undefined };
     }
     throw new AppError('invalid_request', 'An element check needs a ref (or a description).', { field: 'ref' });
+  }
+
+  /** Is a JS dialog (alert, confirm, prompt) waiting for an answer on the role's page? */
+  async hasDialog(role: string): Promise<boolean> {
+    this.checkRole(role);
+    return this.session.run(role, async (state) => Boolean(state.dialog));
+  }
+
+  /**
+   * Resolve targets without acting (element checks, an optional Add button): the ref, or
+   * the error (a miss, an ambiguity) for the planner to report.
+   */
+  async find(role: string, specs: DescribedTarget[], action: TargetAction = 'any', waitMs = 0): Promise<{ ref: string; located: Located } | { error: StepError }> {
+    this.checkpoint();
+    this.checkRole(role);
+    return this.session.run(role, async (state) => {
+      try {
+        const located = await locate(state, specs, { action, waitMs, description: specs[0]?.phrase ?? '' });
+        if (!located.ref) return { error: { code: 'target_not_found', message: `"${specs[0]?.phrase}" resolved to an element without a snapshot ref.` } };
+        return { ref: located.ref, located };
+      } catch (err) {
+        return { error: errorOf(err) };
+      }
+    });
+  }
+
+  /** The ref of the target, or null when there is none (or several). */
+  async findQuietly(role: string, specs: DescribedTarget[], action: TargetAction = 'click', waitMs = 0): Promise<string | null> {
+    const r = await this.find(role, specs, action, waitMs);
+    return 'ref' in r ? r.ref : null;
+  }
+
+  /** After closing a modal: no dialog landmark is left open (polled briefly); a failed step otherwise. */
+  async expectNoDialogLandmark(role: string, ask: AskContext): Promise<boolean> {
+    const started = Date.now();
+    const open = await this.session.run(role, async (state) => {
+      const dialogs = state.page.locator('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]').filter({ visible: true });
+      const deadline = Date.now() + 1500;
+      let n = await dialogs.count().catch(() => 0);
+      while (n > 0 && Date.now() < deadline) {
+        await state.page.waitForTimeout(100);
+        n = await dialogs.count().catch(() => 0);
+      }
+      return n;
+    });
+    if (open === 0) return true;
+    await this.fail(role, { ...ask, startedAt: started }, { code: 'effect_not_observed', message: `The dialog is still open after the close control was clicked (${open} visible).`, details: { observed: `${open} open dialog(s)` } }, 'observe');
+    return false;
   }
 
   /** Evaluate a check on the live page and record it (as a step and as an assertion). */

@@ -19,8 +19,9 @@ export interface StepError {
 }
 
 export type CheckSpec =
-  | { type: 'text_visible'; text: string }
-  | { type: 'text_hidden'; text: string }
+  /** match: 'exact' — some element's whole text is the text (any case); default: a substring. */
+  | { type: 'text_visible'; text: string; match?: 'exact' | 'contains' }
+  | { type: 'text_hidden'; text: string; match?: 'exact' | 'contains' }
   | { type: 'url'; op: 'is' | 'contains'; value: string }
   | { type: 'title'; op: 'is' | 'contains'; value: string }
   | { type: 'element_text'; ref?: string; description?: string; text: string }
@@ -71,6 +72,14 @@ export interface StepRecord {
   secretParams?: string[];
   ref?: string;
   locator?: LocatorRecord;
+  /** What the step acted on and why that element (role, name, the rung that matched). */
+  target?: { role?: string; name?: string; ref?: string; rung: string; why: string };
+  /** How the step's effect was observed after the action (when it was not plain). */
+  effect?: string;
+  /** Keyboard keys the step pressed. */
+  keys?: string[];
+  /** The part of a compound plan step this record is ("press Enter"). */
+  part?: string;
   status: 'passed' | 'failed';
   startedAt: string;
   durationMs: number;

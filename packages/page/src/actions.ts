@@ -2,6 +2,17 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
 import { resolveDescription, resolveRef, type ResolvedTarget } from './targeting/resolve.js';
+import type { TargetAction } from './targeting/spec.js';
+
+/** What a description must resolve to for this action (a click never lands on prose). */
+function actionKind(action: string): TargetAction {
+  switch (action) {
+    case 'click': case 'fill': case 'type': case 'check': case 'uncheck': case 'select': case 'hover': case 'clear': case 'upload': case 'drag': case 'scroll':
+      return action;
+    default:
+      return 'any';
+  }
+}
 import { checkNavigationUrl } from './navigation.js';
 import { snapshotView, type SnapshotView } from './snapshot/view.js';
 import { toAppError } from './errors.js';
@@ -27,7 +38,7 @@ export interface ActionOutcome {
   pageId: string;
   url: string;
   title: string;
-  target?: { ref?: string; resolvedBy: string; locator?: string };
+  target?: { ref?: string; resolvedBy: string; locator?: string; role?: string; name?: string; why?: string };
   durationMs: number;
   navigated: boolean;
   dialog?: { type: string; message: string; defaultValue?: string };
@@ -53,7 +64,7 @@ function need<T>(value: T | undefined, field: string, action: string, allowEmpty
  * An empty value is a real value for fill (empties the field) and select (the
  * option whose value is "").
  */
-function checkRequired(body: ActionBody): void {
+function checkRequired(body: ActionBody, hasTarget = false): void {
   switch (body.action) {
     case 'navigate': need(body.url, 'url', body.action); break;
     case 'fill': case 'select': need(body.value, 'value', body.action, true); break;
@@ -73,21 +84,21 @@ function checkRequired(body: ActionBody): void {
     default:
       break;
   }
-  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.description) {
+  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.description && !hasTarget) {
     throw new AppError('invalid_request', `${body.action} needs a "ref" from the latest snapshot (or a "description" as a fallback).`, { field: 'ref', action: body.action });
   }
 }
 
-export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref'): Promise<ResolvedTarget> {
+export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any'): Promise<ResolvedTarget> {
   if (ref) return resolveRef(state, ref);
-  if (description) return resolveDescription(state, description, { waitMs: ctx.describeWaitMs });
+  if (description) return resolveDescription(state, description, { waitMs: ctx.describeWaitMs, action });
   throw new AppError('invalid_request', `Give a "${field}" from the latest snapshot (or a description as a fallback).`, { field });
 }
 
-export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext): Promise<ActionOutcome> {
+export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext, resolved?: ResolvedTarget): Promise<ActionOutcome> {
   const started = Date.now();
   const page = state.page;
-  checkRequired(body);
+  checkRequired(body, Boolean(resolved));
   if (body.action !== 'handle_dialog') state.assertNoDialog();
   const epochBefore = state.navEpoch;
   const urlBefore = page.url();
@@ -96,8 +107,9 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
 
   let target: ResolvedTarget | undefined;
   const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.description);
-  if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
-    target = await resolveTarget(state, body.ref, body.description, ctx);
+  if (resolved) target = resolved;
+  else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
+    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action));
   }
 
   // Race the action against a dialog opening: a modal dialog blocks the page and the
@@ -136,7 +148,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     pageId: state.id,
     url: page.url(),
     title: state.dialog ? '' : await page.title().catch(() => ''),
-    ...(target ? { target: { ...(target.ref ? { ref: target.ref } : {}), resolvedBy: target.resolvedBy, ...(target.code ? { locator: target.code } : {}) } } : {}),
+    ...(target ? { target: { ...(target.ref ? { ref: target.ref } : {}), resolvedBy: target.resolvedBy, ...(target.code ? { locator: target.code } : {}), ...(target.role ? { role: target.role } : {}), ...(target.name ? { name: target.name } : {}), ...(target.why ? { why: target.why } : {}) } } : {}),
     durationMs: 0,
     navigated: state.navEpoch !== epochBefore || page.url() !== urlBefore,
     ...(state.dialog ? { dialog: state.dialogInfo() } : {}),
@@ -217,16 +229,15 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
     case 'select': {
       const raw = need(body.value, 'value', 'select', true);
       const values = Array.isArray(raw) ? raw : [raw];
+      const native = await loc.evaluate((el) => el instanceof HTMLSelectElement, undefined, { timeout }).catch(() => true);
+      if (!native) return selectAria(page, loc, values, timeout);
       const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
       const selected = await loc.selectOption(opts as never, { timeout });
       return { selected };
     }
     case 'check':
-      await loc.check({ timeout });
-      return undefined;
     case 'uncheck':
-      await loc.uncheck({ timeout });
-      return undefined;
+      return setChecked(loc, body.action === 'check', timeout);
     case 'upload': {
       const files = need(body.files, 'files', 'upload');
       await loc.setInputFiles(
@@ -236,7 +247,7 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { files: files.map((f) => f.name) };
     }
     case 'drag': {
-      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef');
+      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef', 'any');
       await loc.dragTo(dest.locator, { timeout });
       return { targetRef: dest.ref };
     }
@@ -258,6 +269,70 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       const buf = loc ? await loc.screenshot({ type, timeout }) : await page.screenshot({ type, timeout });
       return { mimeType: `image/${type}`, base64: buf.toString('base64'), bytes: buf.length };
     }
+  }
+}
+
+/**
+ * select on an ARIA widget (not a <select>): an autocomplete input gets the text typed and
+ * the option with exactly that name clicked; a listbox or a button-like combobox is opened
+ * and its options clicked. The choice is read back; an option that is not there is an
+ * error listing the ones that are, never a field left holding typed text.
+ */
+async function selectAria(page: Page, loc: Locator, values: string[], timeout: number): Promise<unknown> {
+  const info = await loc.evaluate((el) => ({
+    editable: el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || (el as HTMLElement).isContentEditable,
+    role: el.getAttribute('role') ?? '',
+    controls: el.getAttribute('aria-controls') ?? el.getAttribute('aria-owns') ?? '',
+  }), undefined, { timeout });
+  const chosen: string[] = [];
+  for (const value of values) {
+    if (info.editable) {
+      await loc.fill('', { timeout });
+      await loc.pressSequentially(value, { timeout });
+    } else if (info.role !== 'listbox') {
+      await loc.click({ timeout });
+    }
+    const scope = info.role === 'listbox' ? loc : info.controls ? page.locator(`[id="${info.controls.split(/\s+/)[0].replace(/"/g, '\\"')}"]`) : page;
+    const option = scope.getByRole('option', { name: value, exact: true }).filter({ visible: true });
+    const deadline = Date.now() + Math.min(timeout, 2000);
+    while ((await option.count().catch(() => 0)) === 0 && Date.now() < deadline) await page.waitForTimeout(100);
+    if ((await option.count().catch(() => 0)) === 0) {
+      const shown = await scope.getByRole('option').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
+      if (info.editable) await loc.fill('', { timeout }).catch(() => {});
+      throw new AppError('action_failed', `No option "${value}" to choose${shown.length ? `; the options are: ${shown.slice(0, 15).map((t) => JSON.stringify(t.trim())).join(', ')}` : ' (no options appeared)'}.`, { value, options: shown.slice(0, 30) });
+    }
+    await option.first().click({ timeout });
+    chosen.push(value);
+  }
+  if (info.editable && values.length === 1) {
+    const v = await loc.inputValue({ timeout: 1000 }).catch(() => null);
+    if (v !== null && v.trim().toLowerCase() !== values[0].trim().toLowerCase()) {
+      throw new AppError('action_failed', `After choosing "${values[0]}" the field holds ${JSON.stringify(v)}.`, { expected: values[0], observed: v });
+    }
+  }
+  return { selected: chosen };
+}
+
+/**
+ * check/uncheck that survives a re-render: apps that rebuild the row on change (most
+ * to-do lists) detach the box Playwright's check() would wait on. Read the state, click
+ * once, and read it again: a box still there in the old state is a failure; a box that
+ * was replaced is reported as such (the caller can re-find it to verify).
+ */
+async function setChecked(loc: Locator, want: boolean, timeout: number): Promise<unknown> {
+  const before = await loc.isChecked({ timeout });
+  if (before === want) return { checked: want, changed: false };
+  await loc.click({ timeout });
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    const attached = (await loc.count().catch(() => 0)) > 0;
+    if (!attached) return { checked: want, changed: true, replaced: true };
+    const after = await loc.isChecked({ timeout: 500 }).catch(() => null);
+    if (after === want) return { checked: want, changed: true };
+    if (Date.now() >= deadline) {
+      throw new AppError('action_failed', `Clicking the ${want ? 'unchecked' : 'checked'} box did not ${want ? 'check' : 'uncheck'} it (it is still ${after ? 'checked' : 'unchecked'}).`, { observed: after ? 'checked' : 'unchecked', expected: want ? 'checked' : 'unchecked' });
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -22,3 +22,6 @@ export * from './dom/serializer.js';
 export * from './locators/steps.js';
 export * from './locators/locators.js';
 export * from './settle.js';
+export * from './targeting/spec.js';
+export * from './targeting/tree-match.js';
+export * from './targeting/locate.js';

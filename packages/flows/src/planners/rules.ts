@@ -1,30 +1,31 @@
-import { isElement, roleHintFor, type AriaElement, type AriaNode, type AriaRole } from '@ariadne/page';
+import { parseTarget, type AriaRole, type DescribedTarget } from '@ariadne/page';
 import { isAssertionStep, type PlanCase, type PlanStep } from '../plan.js';
 import type { CheckSpec } from '../types.js';
-import { CaseStop, type AskContext, type CaseTools } from '../tools.js';
+import { CaseStop, FIND_WAIT_MS, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import type { Planner } from './planner.js';
 
-// The offline planner (the default): deterministic, no API key. It interprets one
-// imperative step at a time — go to / open, click, type/enter X into Y, select X in Y,
-// check/uncheck, press, hover, wait for, scroll, verify ... — and targets elements on
-// the live snapshot by role + name (optionally scoped: `in the "Blue Mug" card`), then
-// falls back to the description ladder. A step it cannot interpret fails the case with
-// a message that says so and lists what it understands.
+// The offline planner (the default): deterministic, no API key. It only turns sentences
+// into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
+// delete X, verify ... — and hands each target, parsed (name, kind, scope, landmark,
+// ordinal), to the page layer's one resolver (the same one a REST `description` uses),
+// which acts only on an element that can take the action. A compound step ("X and press
+// Enter", "X, then Y") runs part by part, each part reported. Words it cannot parse are
+// never passed on as a target: the step fails `step_not_understood`, saying which part
+// it understood and which it did not.
 
-export interface TargetSpec {
-  phrase: string;
-  role: AriaRole | null;
-  /** Text of the container the element must be in ("the Blue Mug card"). */
-  scope?: string;
-}
+export type TargetSpec = DescribedTarget;
 
 export type Intent =
   | { kind: 'navigate'; url: string }
   | { kind: 'back' | 'forward' | 'reload' }
-  | { kind: 'click' | 'hover' | 'check' | 'uncheck'; target: TargetSpec }
+  | { kind: 'click' | 'hover' | 'check' | 'uncheck' | 'toggle'; target: TargetSpec; alternatives?: TargetSpec[]; waitMs?: number; double?: boolean }
   | { kind: 'fill'; target: TargetSpec; value: string }
-  | { kind: 'select'; target: TargetSpec; value: string }
+  | { kind: 'select'; target: TargetSpec; value: string | string[] }
   | { kind: 'press'; key: string; target?: TargetSpec }
+  | { kind: 'add_item'; value: string }
+  | { kind: 'remove_item'; item: string; verb: string }
+  | { kind: 'close_dialog' }
+  | { kind: 'drag'; from: string; to: string }
   | { kind: 'wait_text'; text: string }
   | { kind: 'wait_gone'; text: string }
   | { kind: 'wait_time'; ms: number }
@@ -33,6 +34,7 @@ export type Intent =
   | { kind: 'assert'; check: CheckSpec | ElementCheck }
   | { kind: 'login'; user: string; password: string }
   | { kind: 'dialog'; accept: boolean; promptText?: string }
+  | { kind: 'sequence'; parts: { text: string; intent: Intent }[] }
   | { kind: 'unknown'; reason: string };
 
 /** An element check whose element is still a description (resolved on the snapshot). */
@@ -44,10 +46,10 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, select <option> in <dropdown>, check/uncheck <box>, press <key>, hover <element>, accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, add <item> to the cart, and Verify/Check/Assert/Confirm/Ensure "<text>" is visible / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
-const KEYS = new Set(['enter', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
-const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
+const KEYS = new Set(['enter', 'return', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
+const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', return: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
 
 const QUOTE = /^\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)'|‘([^’]*)’)\s*$/;
 
@@ -62,27 +64,30 @@ function isQuoted(s: string): boolean {
   return QUOTE.test(s);
 }
 
-const ROLE_NOUNS = /\s+(?:button|btn|link|hyperlink|checkbox|check box|tick box|radio button|radio|dropdown|drop-down|select|select box|combobox|combo box|field|input|text ?box|text ?area|textarea|box|tab|menu item|menuitem|heading|title|option|switch|toggle|icon|image|logo)\s*$/i;
-const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|box|block|form|dialog|modal|area|region|column|cell)\s*$/i;
+export { parseTarget };
 
-/** "the Add to cart button in the Blue Mug card" → phrase, role, scope. */
-export function parseTarget(raw: string, defaultRole: AriaRole | null = null): TargetSpec {
-  let s = raw.trim().replace(/[.!]+$/, '');
-  let scope: string | undefined;
-  // Scope only after a quoted name or with "in the / within / inside / for the": "Log in" keeps its "in".
-  const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of) (?:the |a |an )|inside |within )(.+)$/i.exec(s);
-  if (sm && sm[1].trim()) {
-    s = sm[1];
-    scope = unquote(sm[2].replace(CONTAINER_NOUNS, '').replace(/^(?:the|a|an)\s+/i, ''));
-  }
-  const hint = roleHintFor(s) ?? defaultRole;
-  s = s.replace(/^(?:the|a|an|on)\s+/i, '');
-  if (!isQuoted(s)) s = s.replace(ROLE_NOUNS, '');
-  else s = s.trim();
-  // "the "Log in" button" → the quoted part is the name.
-  const quoted = /"([^"]+)"|“([^”]+)”/.exec(s);
-  const phrase = quoted ? (quoted[1] ?? quoted[2]) : unquote(s);
-  return { phrase, role: hint, ...(scope ? { scope } : {}) };
+// --- Compound steps -------------------------------------------------------------------
+
+const VERBS = 'click|tap|press|hit|type|enter|input|write|fill|select|choose|pick|check|uncheck|tick|untick|toggle|submit|verify|confirm|assert|ensure|expect|wait|go|navigate|open|close|mark|clear|hover|focus|expand|collapse|scroll|add|remove|delete|switch|reload|refresh|accept|dismiss|drag|upload|log|sign|make sure|double-click|complete';
+const SPLIT = new RegExp(String.raw`\s*,?\s+and\s+then\s+|\s*,\s*then\s+|\s+then\s+(?=(?:${VERBS})\b)|\s*;\s*|\s*,?\s+and\s+(?=(?:${VERBS})\b)|\s*,\s+(?=(?:${VERBS})\b)`, 'i');
+
+/** Split a step into its parts, outside quotes: "X and press Enter", "X, then Y". */
+export function splitCompound(step: string): string[] {
+  // Mask quoted text so "Tom and Jerry" or "Save; then close" stays whole.
+  const masks: string[] = [];
+  const masked = step.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu, (m) => {
+    masks.push(m);
+    return `\u0000${masks.length - 1}\u0000`;
+  });
+  const parts = masked.split(SPLIT).map((p) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => masks[Number(i)]).trim()).filter(Boolean);
+  return parts.length ? parts : [step];
+}
+
+// --- Assertions -----------------------------------------------------------------------
+
+function textCheck(raw: string, contains: boolean, hidden = false): CheckSpec {
+  const text = unquote(raw);
+  return hidden ? { type: 'text_hidden', text, ...(contains ? {} : { match: 'exact' as const }) } : { type: 'text_visible', text, ...(contains ? {} : { match: 'exact' as const }) };
 }
 
 function assertionIntent(body: string): Intent {
@@ -94,56 +99,104 @@ function assertionIntent(body: string): Intent {
   if ((m = /^(?:the\s+)?(?:page\s+|current\s+)?url\s+(?:contains|includes|has|ends with|matches)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'url', op: 'contains', value: unquote(m[1]) } };
   if ((m = /^(?:the\s+)?(?:page\s+)?title\s+(?:is|equals|should be)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'title', op: 'is', value: unquote(m[1]) } };
   if ((m = /^(?:the\s+)?(?:page\s+)?title\s+(?:contains|includes|has)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'title', op: 'contains', value: unquote(m[1]) } };
+  // "text containing X is visible", "some text contains X": a substring, asked for.
+  if ((m = /^(?:a\s+|some\s+)?text\s+(?:containing|that contains|including)\s+(.+?)\s+(?:is|are)\s+(?:visible|shown|displayed|present|on the page)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], true) };
   // Negative visibility.
-  if ((m = /^(.+?)\s+(?:is|are)\s+(?:not\s+(?:visible|shown|displayed|present|on the page)|hidden|gone|no longer (?:visible|shown))$/i.exec(s))) return { kind: 'assert', check: { type: 'text_hidden', text: unquote(m[1]) } };
-  if ((m = /^(.+?)\s+(?:disappears|has disappeared|is gone)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_hidden', text: unquote(m[1]) } };
-  if ((m = /^(?:the\s+)?page\s+(?:does not|doesn't)\s+(?:show|contain|display|say)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_hidden', text: unquote(m[1]) } };
+  if ((m = /^(.+?)\s+(?:is|are)\s+(?:not\s+(?:visible|shown|displayed|present|on the page)|hidden|gone|no longer (?:visible|shown))$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false, true) };
+  if ((m = /^(.+?)\s+(?:disappears|has disappeared|is gone)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false, true) };
+  if ((m = /^(?:the\s+)?page\s+(?:does not|doesn't)\s+(contain|show|display|say)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[2], /contain/i.test(m[1]), true) };
   // Element state / value.
-  if ((m = /^(.+?)\s+(?:is|are)\s+(checked|unchecked|not checked|enabled|disabled|selected|ticked)$/i.exec(s))) {
+  if ((m = /^(.+?)\s+(?:is|are)\s+(checked|unchecked|not checked|enabled|disabled|selected|ticked|unticked|done|completed|marked as done)$/i.exec(s))) {
     const st = m[2].toLowerCase();
-    const state = st === 'not checked' ? 'unchecked' : st === 'selected' || st === 'ticked' ? 'checked' : (st as 'checked');
-    return { kind: 'assert', check: { type: 'element_state', target: parseTarget(m[1]), state } };
+    const state = st === 'not checked' || st === 'unticked' ? 'unchecked' : ['selected', 'ticked', 'done', 'completed', 'marked as done'].includes(st) ? 'checked' : (st as 'checked');
+    return { kind: 'assert', check: { type: 'element_state', target: parseTarget(m[1], state === 'checked' || state === 'unchecked' ? 'checkbox' : null), state } };
   }
   if ((m = /^(.+?)\s+(?:has|has the)\s+value\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'element_value', target: parseTarget(m[1], 'textbox'), value: unquote(m[2]) } };
   // Positive visibility.
-  if ((m = /^(.+?)\s+(?:is|are)\s+(?:visible|shown|displayed|present|on the page|on screen)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_visible', text: unquote(m[1]) } };
-  if ((m = /^(.+?)\s+(?:appears|is showing)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_visible', text: unquote(m[1]) } };
-  if ((m = /^(?:the\s+)?(?:page|screen)\s+(?:shows|displays|contains|says|has|reads)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_visible', text: unquote(m[1]) } };
-  if ((m = /^(?:i|you|we)\s+(?:can\s+)?see\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_visible', text: unquote(m[1]) } };
-  if ((m = /^there\s+is\s+(.+)$/i.exec(s))) return { kind: 'assert', check: { type: 'text_visible', text: unquote(m[1]) } };
+  if ((m = /^(.+?)\s+(?:is|are)\s+(?:visible|shown|displayed|present|on the page|on screen)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
+  if ((m = /^(.+?)\s+(?:appears|is showing)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
+  if ((m = /^(?:the\s+)?(?:page|screen)\s+(contains|includes|shows|displays|says|has|reads)\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[2], /contains|includes/i.test(m[1])) };
+  if ((m = /^(?:i|you|we)\s+(?:can\s+)?see\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
+  if ((m = /^there\s+is\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
   // Element text: "the cart link shows "Cart (1)"", "the Total contains $25".
   if ((m = /^(.+?)\s+(?:contains|shows|says|reads|displays|has text|includes|equals|is)\s+(.+)$/i.exec(s))) {
     return { kind: 'assert', check: { type: 'element_text', target: parseTarget(m[1]), text: unquote(m[2]) } };
   }
   // A bare quoted text: it is on the page.
-  if (isQuoted(s)) return { kind: 'assert', check: { type: 'text_visible', text: unquote(s) } };
+  if (isQuoted(s)) return { kind: 'assert', check: textCheck(s, false) };
   return { kind: 'unknown', reason: `it is an assertion, but not one of the forms the rules planner checks` };
 }
 
-/** Interpret one step. Pure: unit-tested without a browser. */
+// --- Values ---------------------------------------------------------------------------
+
+/** "hello in upper case" → HELLO; the modifier words never reach the field. */
+function valueWithModifiers(raw: string): string {
+  const m = /^(.+?)\s+(?:in\s+)?(upper ?case|uppercase|capitals|capital letters|all caps|lower ?case|lowercase)$/i.exec(raw.trim());
+  if (!m) return unquote(raw);
+  const v = unquote(m[1]);
+  return /upper|capital|caps/i.test(m[2]) ? v.toUpperCase() : v.toLowerCase();
+}
+
+/** A list "A, B and C" → [A, B, C]. */
+function listOf(raw: string): string[] {
+  return raw.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map((x) => unquote(x)).filter(Boolean);
+}
+
+// --- One sentence → one intent ---------------------------------------------------------
+
+/** Interpret one step (compound steps become a sequence). Pure: unit-tested without a browser. */
 export function interpret(step: string): Intent {
   const s = step.trim().replace(/^[*_`]+|[*_`]+$/g, '').trim();
+  // "For the user @u, click Like": the scope comes first.
+  const lead = /^(?:for|in|on|within|inside)\s+(?:the\s+)?(?:user|item|row|card|product|post|entry|section)?\s*(.+?),\s*(.+)$/i.exec(s);
+  if (lead && !isAssertionStep(s)) {
+    const inner = interpret(lead[2]);
+    const scope = unquote(lead[1]);
+    if ('target' in inner && inner.target && !inner.target.scope && !inner.target.landmark) return { ...inner, target: { ...inner.target, scope } } as Intent;
+  }
+  const parts = splitCompound(s);
+  if (parts.length > 1) return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
+  return interpretOne(s);
+}
+
+function interpretOne(step: string): Intent {
+  let s = step.trim().replace(/[.!]+$/, '').trim();
   let m: RegExpExecArray | null;
+  if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   if (isAssertionStep(s)) {
     return assertionIntent(s.replace(/^(?:verify|assert|confirm|ensure|expect|make sure|check)\b\s*:?\s*/i, ''));
   }
-  if ((m = /^(?:go|navigate|browse)\s+back$/i.exec(s)) || /^back$/i.test(s)) return { kind: 'back' };
+  // "... when it appears": the plan asks to wait for the target.
+  let waitMs: number | undefined;
+  const w = /\s+(?:when|once|as soon as)\s+(?:it|they)\s+(?:appears?|(?:is|are)\s+(?:visible|shown|ready|enabled)|loads?)$/i.exec(s);
+  if (w) {
+    waitMs = 10_000;
+    s = s.slice(0, w.index);
+  }
+  if (/^(?:go|navigate|browse)\s+back(?:\s+to\s+the\s+previous\s+page)?$/i.test(s) || /^back$/i.test(s)) return { kind: 'back' };
   if (/^(?:go\s+)?forward$/i.test(s)) return { kind: 'forward' };
   if (/^(?:reload|refresh)(?:\s+the\s+page)?$/i.test(s)) return { kind: 'reload' };
+  // Dialogs (alert, confirm, prompt) the last action opened, or a modal on the page.
+  if ((m = /^(accept|dismiss|cancel)\s+(?:the\s+)?(?:dialog|alert|prompt|confirm(?:ation)?|pop-?up)(?:\s+(?:with|typing|answering)\s+(.+))?$/i.exec(s))) {
+    return { kind: 'dialog', accept: /^accept$/i.test(m[1]), ...(m[2] ? { promptText: unquote(m[2]) } : {}) };
+  }
+  if (/^close\s+(?:the\s+)?(?:dialog|modal|pop-?up|alert)$/i.test(s)) return { kind: 'close_dialog' };
+  if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   if ((m = /^(?:go to|open|navigate to|visit|load|browse to)\s+(.+)$/i.exec(s))) {
     const arg = unquote(m[1].replace(/^the\s+(?:url|page|address)\s+/i, ''));
     if (/^(https?:\/\/|\/|\.\.?\/)|^[\w.-]+\.(html?|php|aspx?)\b|^about:blank$/i.test(arg)) return { kind: 'navigate', url: arg };
-    // "Open the cart": not a URL, a link or button to follow.
-    return { kind: 'click', target: parseTarget(m[1]) };
+    // "Open the cart", "Open the Settings menu": a link or button to follow.
+    return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
   }
-  // Dialogs (alert, confirm, prompt) the last action opened.
-  if ((m = /^(accept|dismiss|cancel|close)\s+(?:the\s+)?(?:dialog|alert|prompt|confirm(?:ation)?|pop-?up)(?:\s+(?:with|typing|answering)\s+(.+))?$/i.exec(s))) {
-    return { kind: 'dialog', accept: /^accept$/i.test(m[1]), ...(m[2] ? { promptText: unquote(m[2]) } : {}) };
-  }
-  if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   if ((m = /^log\s*in\s+as\s+(.+?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?(.+)$/i.exec(s))) return { kind: 'login', user: unquote(m[1]), password: unquote(m[2]) };
   if ((m = /^add\s+(?:the\s+|a\s+|an\s+|one\s+)?(.+?)\s+to\s+(?:the\s+|my\s+)?(?:cart|basket|bag)$/i.exec(s))) {
     return { kind: 'click', target: { phrase: 'Add to cart', role: 'button', scope: unquote(m[1]) } };
+  }
+  // "Add to Cart in the Desk Lamp card": a control whose name starts with "Add to".
+  if (/^add\s+to\s+(?!(?:the\s+|my\s+)?(?:list|todos?|tasks?)\b)/i.test(s)) return { kind: 'click', target: parseTarget(s), ...(waitMs ? { waitMs } : {}) };
+  // "Add a todo "Buy milk"", "Add Buy milk to the list": type it into the list's input.
+  if ((m = /^add\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:(?:todo|to-do|task|item|entry|note|row)s?\s*(?:called|named|:)?\s+)?(.+?)(?:\s+(?:to|in|into)\s+(?:the\s+|my\s+)?(?:list|todos?|to-do list|todo list|tasks?|items?))?$/i.exec(s))) {
+    return { kind: 'add_item', value: unquote(m[1]) };
   }
   if ((m = /^wait\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)$/i.exec(s)) || (m = /^wait\s+for\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)$/i.exec(s))) {
     const n = Number(m[1]);
@@ -153,128 +206,65 @@ export function interpret(step: string): Intent {
   if ((m = /^wait\s+(?:for|until)\s+(.+?)\s+(?:to\s+disappear|disappears|is gone|to be gone|to go away)$/i.exec(s))) return { kind: 'wait_gone', text: unquote(m[1]) };
   if ((m = /^wait\s+(?:for|until)\s+(.+?)(?:\s+(?:to\s+appear|appears|is visible|to be visible|to show))?$/i.exec(s))) return { kind: 'wait_text', text: unquote(m[1]) };
   if ((m = /^scroll\s+(?:the page\s+)?(?:to the\s+)?(up|down|top|bottom)$/i.exec(s))) return { kind: 'scroll', direction: m[1].toLowerCase() as 'up' };
-  if ((m = /^press\s+(?:the\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(?:in|on|into)\s+(.+))?$/i.exec(s))) {
+  if ((m = /^(?:press|hit)\s+(?:the\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(once|twice|three times|thrice|\d+\s+times))?(?:\s+(?:in|on|into)\s+(.+?))?(?:\s+(once|twice|three times|thrice|\d+\s+times))?$/i.exec(s))) {
     const key = m[1];
     const known = KEYS.has(key.toLowerCase()) || /^(?:(?:Control|Ctrl|Shift|Alt|Meta|ControlOrMeta)\+)+\w+$/i.test(key) || /^[A-Za-z0-9]$/.test(key);
-    if (known) return { kind: 'press', key: KEY_NAMES[key.toLowerCase()] ?? key.replace(/^ctrl\+/i, 'Control+'), ...(m[2] ? { target: parseTarget(m[2]) } : {}) };
+    const times = (m[2] ?? m[4] ?? 'once').toLowerCase();
+    const n = times === 'once' ? 1 : times === 'twice' ? 2 : /three|thrice/.test(times) ? 3 : parseInt(times, 10);
+    const k = KEY_NAMES[key.toLowerCase()] ?? key.replace(/^ctrl\+/i, 'Control+');
+    if (known && n === 1) return { kind: 'press', key: k, ...(m[3] ? { target: parseTarget(m[3]) } : {}) };
+    if (known && n > 1 && n <= 20) return { kind: 'sequence', parts: Array.from({ length: n }, (_, i) => ({ text: `press ${k} (${i + 1} of ${n})`, intent: { kind: 'press' as const, key: k, ...(m![3] ? { target: parseTarget(m![3]) } : {}) } })) };
   }
-  if ((m = /^(?:select|choose|pick)\s+(.+?)\s+(?:in|from|for)\s+(.+)$/i.exec(s))) return { kind: 'select', value: unquote(m[1]), target: parseTarget(m[2], 'combobox') };
-  if ((m = /^(?:type|enter|input|write|put)\s+(.+?)\s+(?:into|in|in to)\s+(.+)$/i.exec(s))) return { kind: 'fill', value: unquote(m[1]), target: parseTarget(m[2], 'textbox') };
-  if ((m = /^fill\s+(?:in\s+|out\s+)?(.+?)\s+with\s+(.+)$/i.exec(s))) return { kind: 'fill', value: unquote(m[2]), target: parseTarget(m[1], 'textbox') };
-  if ((m = /^set\s+(.+?)\s+to\s+(.+)$/i.exec(s))) return { kind: 'fill', value: unquote(m[2]), target: parseTarget(m[1], 'textbox') };
+  if ((m = /^drag\s+(.+?)\s+(?:to|onto|into|over)\s+(.+)$/i.exec(s))) return { kind: 'drag', from: unquote(m[1]), to: unquote(m[2]) };
+  // "Mark Buy milk as done", "Mark "Walk the dog" as not done", "Complete Buy milk".
+  if ((m = /^mark\s+(.+?)\s+as\s+(not\s+done|undone|incomplete|not\s+completed?|active|unfinished|open|to\s?do)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'checkbox') };
+  if ((m = /^mark\s+(.+?)\s+(?:as\s+)?(done|completed?|finished|read|complete)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
+  if ((m = /^(?:complete|finish)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
+  if ((m = /^(?:toggle)\s+(.+)$/i.exec(s))) return { kind: 'toggle', target: parseTarget(m[1]) };
+  // "Switch to the Billing tab".
+  if ((m = /^(?:switch|go|change)\s+to\s+(?:the\s+)?(.+?)\s+tab$/i.exec(s))) return { kind: 'click', target: { ...parseTarget(m[1]), role: 'tab' } };
+  // "Expand the Advanced section", "Collapse FAQ".
+  if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Choose Canada as the country": a choice, never text left in a field.
+  if ((m = /^(?:pick|choose|select)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) {
+    const values = listOf(m[1]);
+    return { kind: 'select', value: values.length > 1 ? values : unquote(m[1]), target: parseTarget(m[2], 'combobox') };
+  }
+  // "Enter 05/14/2024 as the date", "Set 42 as the quantity".
+  if ((m = /^(?:enter|type|input|set|use|put)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[1]), target: parseTarget(m[2], 'textbox') };
+  // "Turn on Bluetooth", "Switch Wi-Fi off", "Enable Dark theme".
+  if ((m = /^(?:turn|switch|toggle)\s+on\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+on$/i.exec(s)) || (m = /^(?:enable|activate)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'switch') };
+  if ((m = /^(?:turn|switch|toggle)\s+off\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+off$/i.exec(s)) || (m = /^(?:disable|deactivate)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'switch') };
+  if ((m = /^(?:select|choose|pick)\s+(.+?)\s+(?:in|from|for)\s+(.+)$/i.exec(s))) {
+    const values = listOf(m[1]);
+    return { kind: 'select', value: values.length > 1 ? values : unquote(m[1]), target: parseTarget(m[2], 'combobox') };
+  }
+  if ((m = /^(?:type|enter|input|write|put)\s+(.+?)\s+(?:into|in|in to|on)\s+(.+)$/i.exec(s))) {
+    // "Type hello into X in upper case"
+    const mod = /^(.+?)\s+(in\s+(?:upper ?case|uppercase|capitals|capital letters|all caps|lower ?case|lowercase))$/i.exec(m[2]);
+    if (mod) return { kind: 'fill', value: valueWithModifiers(`${m[1]} ${mod[2]}`), target: parseTarget(mod[1], 'textbox') };
+    return { kind: 'fill', value: valueWithModifiers(m[1]), target: parseTarget(m[2], 'textbox') };
+  }
+  if ((m = /^fill\s+(?:in\s+|out\s+)?(.+?)\s+with\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1], 'textbox') };
+  if ((m = /^set\s+(.+?)\s+to\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1], 'textbox') };
+  // "Clear the search field" empties a field; "Clear completed" clicks the control named so.
+  if ((m = /^clear\s+(.+)$/i.exec(s))) {
+    if (/\b(?:field|input|box|textbox|text box|search|textarea)\s*$/i.test(m[1])) return { kind: 'fill', value: '', target: parseTarget(m[1], 'textbox') };
+    return { kind: 'click', target: { phrase: `Clear ${unquote(m[1].replace(/^the\s+/i, ''))}`, role: null } };
+  }
+  // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
+  if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?))?$/i.exec(s))) {
+    const item = m[2].replace(/\s+(?:item|row|entry|todo|task)$/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
+    return { kind: 'remove_item', item: unquote(item), verb: m[1] };
+  }
   if ((m = /^(?:uncheck|untick|deselect|clear the checkbox)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:check|tick|accept)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^hover\s+(?:over\s+)?(.+)$/i.exec(s))) return { kind: 'hover', target: parseTarget(m[1]) };
-  if ((m = /^(?:click|tap|press|hit|select|choose|follow|submit|double[- ]click)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  if ((m = /^focus\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1], 'textbox') };
+  if ((m = /^(double[- ]click)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[2]), double: true };
+  if ((m = /^(?:choose|select|pick)\s+(.+?,.+)$/i.exec(s))) return { kind: 'unknown', reason: `several choices ("${m[1]}") but no list to choose them in: say "in <the list>"` };
+  if ((m = /^(?:click|tap|press|hit|select|choose|pick|follow|submit|open)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
   return { kind: 'unknown', reason: 'no rule matches its wording' };
-}
-
-// --- Matching a target on the snapshot ----------------------------------------------
-
-interface Flat {
-  node: AriaElement;
-  ref: string;
-  ancestors: AriaElement[];
-}
-
-function flatten(nodes: AriaNode[], ancestors: AriaElement[] = [], out: Flat[] = []): Flat[] {
-  for (const n of nodes) {
-    if (!isElement(n)) continue;
-    if (n.ref) out.push({ node: n, ref: n.ref, ancestors });
-    flatten(n.children ?? [], [...ancestors, n], out);
-  }
-  return out;
-}
-
-const textCache = new WeakMap<AriaElement, string>();
-function subtreeText(n: AriaElement): string {
-  let t = textCache.get(n);
-  if (t !== undefined) return t;
-  const parts: string[] = [];
-  if (n.name) parts.push(n.name);
-  for (const c of n.children ?? []) parts.push(typeof c === 'string' ? c : subtreeText(c));
-  t = parts.join(' ').replace(/\s+/g, ' ').toLowerCase();
-  textCache.set(n, t);
-  return t;
-}
-
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-
-const ROLE_FAMILY: Partial<Record<AriaRole, string[]>> = {
-  textbox: ['textbox', 'searchbox', 'combobox', 'spinbutton'],
-  searchbox: ['searchbox', 'textbox', 'combobox'],
-  combobox: ['combobox', 'listbox'],
-  checkbox: ['checkbox', 'switch', 'radio', 'menuitemcheckbox'],
-  radio: ['radio'],
-  button: ['button'],
-  link: ['link'],
-};
-const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'option', 'spinbutton', 'slider', 'listbox', 'treeitem']);
-
-export type Match = { ref: string; node: AriaElement } | { ambiguous: { ref: string; role: string; name?: string; context: string }[] } | null;
-
-function nodeName(f: Flat): string {
-  if (f.node.name) return f.node.name;
-  return (f.node.children ?? []).filter((c): c is string => typeof c === 'string').join(' ');
-}
-
-/** Role + name on the snapshot tree; a scope keeps only elements inside the container that mentions it. */
-export function matchTarget(tree: AriaNode[], t: TargetSpec, opts: { interactiveOnly?: boolean } = {}): Match {
-  const all = flatten(tree);
-  const phrase = norm(t.phrase);
-  if (!phrase) return null;
-  const family = t.role ? ROLE_FAMILY[t.role] ?? [t.role] : null;
-  const tiers: Flat[][] = [[], [], []];
-  for (const f of all) {
-    if (family && !family.includes(f.node.role)) continue;
-    if (!family && opts.interactiveOnly && !INTERACTIVE.has(f.node.role)) continue;
-    const name = norm(nodeName(f));
-    if (!name) continue;
-    if (name === phrase) tiers[0].push(f);
-    else if (name.startsWith(phrase) || name.endsWith(phrase)) tiers[1].push(f);
-    else if (name.includes(phrase)) tiers[2].push(f);
-  }
-  for (const tier of tiers) {
-    let cands = tier;
-    if (!cands.length) continue;
-    if (t.scope) {
-      const scope = norm(t.scope);
-      cands = cands.filter((c) => {
-        // The nearest container that mentions the scope must hold this candidate only.
-        for (let i = c.ancestors.length - 1; i >= 0; i--) {
-          const a = c.ancestors[i];
-          if (subtreeText(a).includes(scope)) return cands.filter((o) => o.ancestors.includes(a)).length === 1;
-        }
-        return false;
-      });
-      if (!cands.length) continue;
-    }
-    // Interactive elements beat static text with the same name.
-    if (cands.length > 1) {
-      const inter = cands.filter((c) => INTERACTIVE.has(c.node.role));
-      if (inter.length) cands = inter;
-    }
-    if (cands.length === 1) return { ref: cands[0].ref, node: cands[0].node };
-    return {
-      ambiguous: cands.slice(0, 10).map((c) => ({
-        ref: c.ref,
-        role: c.node.role,
-        ...(c.node.name ? { name: c.node.name } : {}),
-        context: (c.ancestors.slice().reverse().find((a) => subtreeText(a).length > norm(nodeName(c)).length + 3) ? subtreeText(c.ancestors.slice().reverse().find((a) => subtreeText(a).length > norm(nodeName(c)).length + 3)!) : '').slice(0, 80),
-      })),
-    };
-  }
-  return null;
-}
-
-function firstFillable(n: AriaElement): string | null {
-  for (const c of n.children ?? []) {
-    if (!isElement(c)) continue;
-    if (c.ref && ['textbox', 'searchbox', 'spinbutton'].includes(c.role)) return c.ref;
-    const d = firstFillable(c);
-    if (d) return d;
-  }
-  return null;
 }
 
 // --- Executing ----------------------------------------------------------------------
@@ -295,86 +285,138 @@ export class RulesPlanner implements Planner {
 
   /** Run one plan step; false when it failed (the case stops there). */
   async runStep(step: PlanStep, tools: CaseTools): Promise<boolean> {
-    const ask: AskContext = { planStep: step.index, asked: step.text, secretParams: secretNames(step) };
-    const role = step.role;
+    const ask: AskContext = { planStep: step.index, asked: step.text, secretParams: secretNames(step), startedAt: Date.now() };
     const intent = interpret(step.resolved);
+    if (intent.kind === 'sequence') {
+      // Nothing runs unless every part is understood: a dropped part is never a pass.
+      const bad = intent.parts.find((p) => p.intent.kind === 'unknown');
+      if (bad) {
+        const understood = intent.parts.filter((p) => p.intent.kind !== 'unknown').map((p) => p.text);
+        await tools.fail(step.role, ask, {
+          code: 'step_not_understood',
+          message: `The rules planner could not interpret step ${step.index} ("${step.text}"): it understood ${understood.length ? understood.map((t) => `"${t}"`).join(', ') : 'no part'}, but not "${bad.text}" (${(bad.intent as { reason: string }).reason}). It understands: ${UNDERSTOOD}.`,
+          details: { planStep: step.index, line: step.line, understood, notUnderstood: bad.text },
+        });
+        return false;
+      }
+      for (const p of intent.parts) {
+        if (!(await this.runIntent(p.intent, step, tools, { ...ask, part: p.text, startedAt: Date.now() }))) return false;
+      }
+      return true;
+    }
+    return this.runIntent(intent, step, tools, ask);
+  }
+
+  private async runIntent(intent: Intent, step: PlanStep, tools: CaseTools, ask: AskContext): Promise<boolean> {
+    const role = step.role;
+    const act = async (body: FlowAction, a: AskContext = ask) => (await tools.act(role, body, a)).ok;
     switch (intent.kind) {
       case 'unknown':
         await tools.fail(role, ask, {
           code: 'step_not_understood',
           message: `The rules planner could not interpret step ${step.index} ("${step.text}"): ${intent.reason}. It understands: ${UNDERSTOOD}. Reword the step, or run with the anthropic or openai planner.`,
-          details: { planStep: step.index, line: step.line },
+          details: { planStep: step.index, line: step.line, notUnderstood: ask.part ?? step.text },
         });
         return false;
+      case 'sequence':
+        return this.runStep({ ...step, resolved: intent.parts.map((p) => p.text).join(', then ') }, tools);
       case 'navigate':
-        return (await tools.act(role, { action: 'navigate', url: intent.url }, ask)).ok;
+        return act({ action: 'navigate', url: intent.url });
       case 'back':
       case 'forward':
       case 'reload':
-        return (await tools.act(role, { action: intent.kind }, ask)).ok;
+        return act({ action: intent.kind });
       case 'wait_stable':
         await tools.waitForStable(role, ask);
         return true;
       case 'dialog':
-        return (await tools.act(role, { action: 'handle_dialog', accept: intent.accept, ...(intent.promptText !== undefined ? { promptText: intent.promptText } : {}) }, ask)).ok;
-      case 'wait_text':
-        return (await tools.act(role, { action: 'wait_for', text: intent.text }, ask)).ok;
-      case 'wait_gone':
-        return (await tools.act(role, { action: 'wait_for', textGone: intent.text }, ask)).ok;
-      case 'wait_time':
-        return (await tools.act(role, { action: 'wait_for', time: Math.min(intent.ms, 60_000) }, ask)).ok;
-      case 'scroll':
-        return (await tools.act(role, { action: 'scroll', direction: intent.direction }, ask)).ok;
-      case 'press': {
-        if (!intent.target) return (await tools.act(role, { action: 'press', key: intent.key }, ask)).ok;
-        const ref = await this.find(tools, role, intent.target, ask, 'press');
-        return ref !== null && (await tools.act(role, { action: 'press', key: intent.key, ...ref }, ask)).ok;
+        return act({ action: 'handle_dialog', accept: intent.accept, ...(intent.promptText !== undefined ? { promptText: intent.promptText } : {}) });
+      case 'close_dialog': {
+        // A JS dialog waiting for an answer, or a modal on the page: its close control.
+        if (await tools.hasDialog(role)) return act({ action: 'handle_dialog', accept: false });
+        const close = { phrase: 'Close', role: 'button' as AriaRole, landmark: 'dialog' };
+        const alts = ['×', '✕', 'x', 'Cancel', 'Dismiss', 'OK', 'Done'].map((phrase) => ({ phrase, role: 'button' as AriaRole, landmark: 'dialog' }));
+        if (!(await act({ action: 'click', target: close, alternatives: alts }))) return false;
+        return tools.expectNoDialogLandmark(role, ask);
       }
+      case 'wait_text':
+        return act({ action: 'wait_for', text: intent.text });
+      case 'wait_gone':
+        return act({ action: 'wait_for', textGone: intent.text });
+      case 'wait_time':
+        return act({ action: 'wait_for', time: Math.min(intent.ms, 60_000) });
+      case 'scroll':
+        return act({ action: 'scroll', direction: intent.direction });
+      case 'press':
+        return act({ action: 'press', key: intent.key, ...(intent.target ? { target: intent.target } : {}) });
       case 'click':
+        return act({ action: 'click', target: intent.target, ...(intent.alternatives ? { alternatives: intent.alternatives } : {}), ...(intent.waitMs ? { waitMs: intent.waitMs } : {}), ...(intent.double ? { double: true } : {}) } as FlowAction);
       case 'hover':
       case 'check':
-      case 'uncheck': {
-        const ref = await this.find(tools, role, intent.target, ask, intent.kind);
-        return ref !== null && (await tools.act(role, { action: intent.kind, ...ref }, ask)).ok;
-      }
-      case 'select': {
-        const ref = await this.find(tools, role, intent.target, ask, 'select');
-        return ref !== null && (await tools.act(role, { action: 'select', value: intent.value, ...ref }, ask)).ok;
-      }
+      case 'uncheck':
+        return act({ action: intent.kind, target: intent.target, ...(intent.waitMs ? { waitMs: intent.waitMs } : {}) });
+      case 'toggle':
+        return act({ action: 'click', target: intent.target, alternatives: [] });
+      case 'select':
+        return act({ action: 'select', value: intent.value, target: intent.target });
       case 'fill': {
-        const ref = await this.find(tools, role, intent.target, ask, 'fill');
-        if (ref === null) return false;
-        // A split input (one box per character): type into its first box, key by key,
-        // so the page moves the focus along as it does for a person.
-        if ('ref' in ref && ref.group) return (await tools.act(role, { action: 'type', ref: ref.ref, text: intent.value }, ask)).ok;
-        return (await tools.act(role, { action: 'fill', value: intent.value, ...('ref' in ref ? { ref: ref.ref } : { description: ref.description }) }, ask)).ok;
+        const r = await tools.act(role, { action: 'fill', value: intent.value, target: intent.target }, ask);
+        if (r.ok) return true;
+        // A date field takes ISO dates: "05/14/2024" → 2024-05-14.
+        const d = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(intent.value);
+        if (d && /malformed|date/i.test(r.error?.message ?? '')) {
+          return act({ action: 'fill', value: `${d[3]}-${d[1].padStart(2, '0')}-${d[2].padStart(2, '0')}`, target: intent.target }, { ...ask, startedAt: Date.now() });
+        }
+        return false;
       }
+      case 'add_item': {
+        // The list's input (named like "new todo"/"add"/"what needs to be done", else the only
+        // textbox), the value, then its Add button if it has one, else Enter.
+        const input: TargetSpec = { phrase: '', role: 'textbox' };
+        const alts: TargetSpec[] = ['new', 'add', 'what needs', 'todo', 'task', 'item'].map((phrase) => ({ phrase, role: 'textbox' as AriaRole }));
+        const r = await tools.act(role, { action: 'fill', value: intent.value, target: { phrase: 'new', role: 'textbox' }, alternatives: [...alts.slice(1), input] }, { ...ask, part: ask.part ?? `type "${intent.value}" into the list's input` });
+        if (!r.ok) return false;
+        const addBtn = await tools.findQuietly(role, [{ phrase: 'Add', role: 'button' }]);
+        if (addBtn) return act({ action: 'click', ref: addBtn }, { ...ask, part: 'click Add', startedAt: Date.now() });
+        return act({ action: 'press', key: 'Enter', ref: r.step.ref }, { ...ask, part: 'press Enter', startedAt: Date.now() });
+      }
+      case 'remove_item': {
+        // Hover the item first: delete buttons are often revealed on hover.
+        const item: TargetSpec = { phrase: intent.item, role: null };
+        const hovered = await tools.act(role, { action: 'hover', target: item }, { ...ask, part: ask.part ?? `hover "${intent.item}"` });
+        if (!hovered.ok) return false;
+        const verb = intent.verb[0].toUpperCase() + intent.verb.slice(1).toLowerCase();
+        const names = [verb, 'Delete', 'Remove', 'Destroy', 'Trash', '×', '✕', '✖', 'x'];
+        const specs: TargetSpec[] = [...names.map((phrase) => ({ phrase, role: 'button' as AriaRole, scope: intent.item })), { phrase: '', role: 'button', scope: intent.item }];
+        return act({ action: 'click', target: specs[0], alternatives: specs.slice(1) }, { ...ask, part: `click the ${verb.toLowerCase()} control of "${intent.item}"`, startedAt: Date.now() });
+      }
+      case 'drag':
+        return act({ action: 'drag', description: intent.from, targetDescription: intent.to });
       case 'login': {
-        const user = await this.find(tools, role, { phrase: 'user', role: 'textbox' }, ask, 'fill', [{ phrase: 'email', role: 'textbox' }, { phrase: 'login', role: 'textbox' }]);
-        if (!user || !(await tools.act(role, { action: 'fill', value: intent.user, ...strip(user) }, ask)).ok) return false;
-        const pass = await this.find(tools, role, { phrase: 'password', role: 'textbox' }, ask, 'fill');
-        if (!pass || !(await tools.act(role, { action: 'fill', value: intent.password, ...strip(pass) }, ask)).ok) return false;
-        const btn = await this.find(tools, role, { phrase: 'log in', role: 'button' }, ask, 'click', [{ phrase: 'sign in', role: 'button' }, { phrase: 'login', role: 'button' }]);
-        return btn !== null && (await tools.act(role, { action: 'click', ...strip(btn) }, ask)).ok;
+        const user = { phrase: 'user', role: 'textbox' as AriaRole };
+        if (!(await act({ action: 'fill', value: intent.user, target: user, alternatives: [{ phrase: 'email', role: 'textbox' }, { phrase: 'login', role: 'textbox' }] }))) return false;
+        if (!(await act({ action: 'fill', value: intent.password, target: { phrase: 'password', role: 'textbox' } }, { ...ask, startedAt: Date.now() }))) return false;
+        return act({ action: 'click', target: { phrase: 'log in', role: 'button' }, alternatives: [{ phrase: 'sign in', role: 'button' }, { phrase: 'login', role: 'button' }] }, { ...ask, startedAt: Date.now() });
       }
       case 'assert': {
         const check = intent.check;
         if ('target' in check) {
-          const ref = await this.find(tools, role, check.target, ask, 'assert', [], true);
+          const action = check.type === 'element_value' ? 'fill' : check.type === 'element_state' && (check.state === 'checked' || check.state === 'unchecked') ? 'check' : 'assert';
+          const ref = await tools.findQuietly(role, [check.target], action, FIND_WAIT_MS);
           if (ref === null) {
             // No such element: for "X shows Y", the page showing Y is the fact we can check.
             if (check.type === 'element_text' && check.text) {
               const rec = await tools.assert(role, { type: 'text_visible', text: check.text }, { ...ask, description: step.text });
               return rec.passed;
             }
+            await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): no element matches "${check.target.phrase}" to check.`, details: { understood: check.target } }, 'assert');
             return false;
           }
-          const target = 'ref' in ref ? { ref: ref.ref } : { description: ref.description };
           const spec: CheckSpec = check.type === 'element_text'
-            ? { type: 'element_text', ...target, text: check.text! }
+            ? { type: 'element_text', ref, text: check.text! }
             : check.type === 'element_state'
-              ? { type: 'element_state', ...target, state: check.state! }
-              : { type: 'element_value', ...target, value: check.value! };
+              ? { type: 'element_state', ref, state: check.state! }
+              : { type: 'element_value', ref, value: check.value! };
           const rec = await tools.assert(role, spec, { ...ask, description: step.text });
           return rec.passed;
         }
@@ -383,63 +425,6 @@ export class RulesPlanner implements Planner {
       }
     }
   }
-
-  /**
-   * Find the element on the live snapshot; retry while the page settles (content that
-   * arrives after load), then fall back to the description ladder. Ambiguity is a
-   * failed step that lists the candidates and says how to scope the step.
-   */
-  private async find(
-    tools: CaseTools, role: string, target: TargetSpec, ask: AskContext, action: string, alternatives: TargetSpec[] = [], quiet = false,
-  ): Promise<{ ref: string; group?: boolean } | { description: string } | null> {
-    const deadline = Date.now() + Math.max(1500, tools.settings.describeWaitMs + 1000);
-    let ambiguous: Match = null;
-    for (let attempt = 0; ; attempt++) {
-      const snap = await tools.snapshot(role, 1_000_000);
-      for (const t of [target, ...alternatives]) {
-        const m = matchTarget(snap.tree, t, { interactiveOnly: action !== 'assert' });
-        if (m && 'ref' in m) {
-          if (action === 'fill' && !['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(m.node.role)) {
-            const inner = firstFillable(m.node);
-            if (inner) return { ref: inner, group: true };
-          }
-          return { ref: m.ref };
-        }
-        if (m && !ambiguous) ambiguous = m;
-      }
-      // Without a role hint, a group or text with that name (the OTP box group) still counts.
-      if (action === 'fill' && attempt === 0) {
-        const m = matchTarget(snap.tree, { ...target, role: null });
-        if (m && 'ref' in m) {
-          const inner = ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(m.node.role) ? m.ref : firstFillable(m.node);
-          if (inner) return { ref: inner, group: inner !== m.ref };
-        }
-      }
-      if (ambiguous || Date.now() >= deadline) break;
-      await tools.waitForStable(role, ask, { quietMs: 150, timeoutMs: 1500, record: false });
-      ambiguous = null;
-    }
-    if (ambiguous && 'ambiguous' in ambiguous) {
-      await tools.fail(role, ask, {
-        code: 'ambiguous_target',
-        message: `Step ${ask.planStep} ("${ask.asked}"): "${target.phrase}" matches ${ambiguous.ambiguous.length} elements${target.scope ? ` in "${target.scope}"` : ''}. Say which one, e.g. 'Click "${target.phrase}" in the "<text of its card>" card'.`,
-        details: { candidates: ambiguous.ambiguous },
-      }, action);
-      return null;
-    }
-    if (quiet && action === 'assert') return null;
-    // Not on the snapshot by role + name: the description ladder (label, placeholder, text).
-    const description = `${target.phrase}${target.role ? ` ${target.role}` : ''}`;
-    if (target.scope) {
-      await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${ask.planStep} ("${ask.asked}"): no "${target.phrase}" inside something that mentions "${target.scope}".`, details: { phrase: target.phrase, scope: target.scope, role: target.role } }, action);
-      return null;
-    }
-    return { description };
-  }
-}
-
-function strip(r: { ref: string; group?: boolean } | { description: string }): { ref: string } | { description: string } {
-  return 'ref' in r ? { ref: r.ref } : { description: r.description };
 }
 
 /** Variables whose names look secret, used by this step (kept out of exports). */

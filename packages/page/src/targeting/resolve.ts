@@ -1,8 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { indexRefs, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import { extractPhrases, roleHintFor, type AriaRole } from './phrases.js';
+import { parseDescription, type TargetAction } from './spec.js';
+import { locate } from './locate.js';
 
 // Ref first (seed 004): a ref from the latest snapshot resolves through Playwright's
 // aria-ref engine. With no ref, a description goes down a deliberate ladder (quoted
@@ -16,6 +18,11 @@ export interface ResolvedTarget {
   resolvedBy: string;
   /** Playwright code for the rung that matched, e.g. getByRole('button', { name: 'Save' }). */
   code?: string;
+  /** What it acted on and why that rung (description targets). */
+  role?: string;
+  name?: string;
+  why?: string;
+  group?: boolean;
 }
 
 export async function resolveRef(state: PageState, ref: string): Promise<ResolvedTarget> {
@@ -48,118 +55,32 @@ export async function resolveRef(state: PageState, ref: string): Promise<Resolve
   });
 }
 
-type RungKind = 'role' | 'label' | 'placeholder' | 'text';
-
-function q(s: string): string {
-  return JSON.stringify(s).replace(/^"|"$/g, "'").replace(/\\"/g, '"');
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The rung's locator for a phrase: fuzzy (substring, any case) or the whole name in any case. */
-function rungLocator(page: Page, kind: RungKind, phrase: string, hint: AriaRole | null, exact: boolean): { locator: Locator; code: string } {
-  const re = new RegExp(`^\\s*${escapeRegExp(phrase)}\\s*$`, 'i');
-  const arg = exact ? re.toString() : q(phrase);
-  switch (kind) {
-    case 'role':
-      return { locator: page.getByRole(hint!, { name: exact ? re : phrase }), code: `getByRole('${hint}', { name: ${arg} })` };
-    case 'label':
-      return { locator: page.getByLabel(exact ? re : phrase), code: `getByLabel(${arg})` };
-    case 'placeholder':
-      return { locator: page.getByPlaceholder(exact ? re : phrase), code: `getByPlaceholder(${arg})` };
-    case 'text':
-      return { locator: page.getByText(exact ? re : phrase), code: `getByText(${arg})` };
-  }
-}
-
-/** Visible matches only: a hidden element never wins, however well it matches. */
-async function visibleCount(locator: Locator): Promise<{ visible: Locator; count: number }> {
-  const visible = locator.filter({ visible: true });
-  return { visible, count: await visible.count().catch(() => 0) };
-}
-
 export interface DescribeOptions {
-  /** How long to keep retrying the ladder while the page settles. */
+  /** How long to keep looking while the page settles. */
   waitMs: number;
-}
-
-interface Ambiguity {
-  rung: string;
-  phrase: string;
-  visible: Locator;
-  count: number;
-}
-
-/**
- * The ladder, strongest kind of match first: with a role hint from the words, the role
- * rung is tried for every phrase before any label, placeholder or text match, so "the
- * Sign in button" is the button even when a link has the same text. Within a rung,
- * phrases go most specific first; a fuzzy match that finds several elements narrows to
- * a whole-name match if that is unique. A rung that stays ambiguous ends the descent:
- * a weaker rung must not win just because it happens to match one thing.
- */
-async function runLadder(state: PageState, phrases: string[], hint: AriaRole | null): Promise<ResolvedTarget | Ambiguity | null> {
-  const kinds: RungKind[] = hint ? ['role', 'label', 'placeholder', 'text'] : ['label', 'placeholder', 'text'];
-  const hit = await tryRungs(state, kinds, phrases, hint);
-  // The page can change during a pass (a list still loading): when a weaker rung won,
-  // look once more at the stronger ones, so the order of the ladder holds.
-  if (hit && hit.kind !== kinds[0]) {
-    const stronger = await tryRungs(state, kinds.slice(0, kinds.indexOf(hit.kind)), phrases, hint);
-    if (stronger) return stronger.result;
-  }
-  return hit ? hit.result : null;
-}
-
-async function tryRungs(state: PageState, kinds: RungKind[], phrases: string[], hint: AriaRole | null): Promise<{ kind: RungKind; result: ResolvedTarget | Ambiguity } | null> {
-  const page = state.page;
-  for (const kind of kinds) {
-    let ambiguity: Ambiguity | null = null;
-    for (const phrase of phrases) {
-      const fuzzy = rungLocator(page, kind, phrase, hint, false);
-      let { visible, count } = await visibleCount(fuzzy.locator);
-      let code = fuzzy.code;
-      if (count > 1) {
-        const exact = rungLocator(page, kind, phrase, hint, true);
-        const narrowed = await visibleCount(exact.locator);
-        if (narrowed.count === 1) ({ visible, count, code } = { ...narrowed, code: exact.code });
-      }
-      const rung = kind === 'role' ? `role:${hint}` : kind;
-      if (count === 1) return { kind, result: { locator: visible, resolvedBy: `description:${rung}`, code } };
-      if (count > 1 && !ambiguity) ambiguity = { rung, phrase, visible, count };
-    }
-    if (ambiguity) return { kind, result: ambiguity };
-  }
-  return null;
+  /** What will be done with the element: only an element that can take it resolves. */
+  action?: TargetAction;
 }
 
 export async function resolveDescription(state: PageState, description: string, opts: DescribeOptions): Promise<ResolvedTarget> {
-  const page = state.page;
   const phrases = extractPhrases(description);
   const hint = roleHintFor(description);
-  if (phrases.length === 0) {
+  if (phrases.length === 0 || !description.trim()) {
     throw new AppError('invalid_request', 'description has no words to match.', { field: 'description' });
   }
-  const deadline = Date.now() + opts.waitMs;
-  for (;;) {
-    const hit = await runLadder(state, phrases, hint);
-    if (hit && 'resolvedBy' in hit) return hit;
-    if (hit) {
-      const shown = Math.min(hit.count, 10);
-      throw new AppError('ambiguous_target', `"${description}" matches ${hit.count} visible elements (${hit.rung}: ${hit.phrase}); pick one by ref.`, {
-        description,
-        phrase: hit.phrase,
-        rung: hit.rung,
-        matchCount: hit.count,
-        candidates: await describeCandidates(state, Array.from({ length: shown }, (_, i) => hit.visible.nth(i)), hit.phrase),
-        hint: 'Use one of the candidate refs, or a more specific description.',
-      });
+  const action = opts.action ?? 'any';
+  const spec = parseDescription(description, null);
+  if (!spec.phrase && !spec.role && !spec.scope) spec.phrase = phrases[0];
+  try {
+    return await locate(state, [spec], { action, waitMs: opts.waitMs, description });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'target_not_found') {
+      // The ladder's counts and samples, plus the resolver's nearest candidates.
+      const diag = await collectDiagnostics(state, description, phrases, hint);
+      throw new AppError('target_not_found', err.message, { ...diag, ...(err.details ?? {}), description });
     }
-    if (Date.now() >= deadline) break;
-    await page.waitForTimeout(Math.min(250, Math.max(0, deadline - Date.now())));
+    throw err;
   }
-  throw new AppError('target_not_found', `No visible element matches "${description}".`, await collectDiagnostics(state, description, phrases, hint));
 }
 
 /** Refs of the main frame, in document order (the ladder only searches the main frame). */
@@ -184,7 +105,7 @@ function mentions(n: AriaElement, needle: string): boolean {
  * of a fresh full snapshot. Refs that mention the phrase are compared first, so a big
  * page costs a handful of look-ups instead of one per ref.
  */
-async function describeCandidates(state: PageState, matches: Locator[], phrase: string): Promise<{ ref?: string; role?: string; name?: string; text: string }[]> {
+export async function describeCandidates(state: PageState, matches: Locator[], phrase: string): Promise<{ ref?: string; role?: string; name?: string; text: string }[]> {
   const page = state.page;
   const { current } = await state.snapshot(5000);
   const refs = mainFrameRefs(current.tree);

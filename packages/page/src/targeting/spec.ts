@@ -1,0 +1,200 @@
+import { roleHintFor, type AriaRole } from './phrases.js';
+
+// What a phrase says about its target, as data: the name, the kind of control, where it
+// is (a landmark, a container that mentions some text, next to some text), which of
+// several (an ordinal). Pure: the one parser behind both the REST `description` and the
+// rules planner's sentences, so the two understand the same words.
+
+export interface DescribedTarget {
+  /** The element's name words; '' when the phrase names only a kind ("the textbox"). */
+  phrase: string;
+  /** The kind of control the words name (or the action's default kind). */
+  role: AriaRole | null;
+  /** The name was quoted: compared verbatim (any case), never as a substring. */
+  quoted?: boolean;
+  /** Text of the container the element must be in ("the Blue Mug card"), or text it sits next to. */
+  scope?: string;
+  /** A landmark role the element must be inside (navigation, banner, contentinfo, ...). */
+  landmark?: string;
+  /** 1-based position among the matches in reading order; -1 is the last. */
+  ordinal?: number;
+  /** Inside the nth item/row/card ("Edit in the last row"); -1 is the last. */
+  withinOrdinal?: number;
+}
+
+export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
+
+const QUOTE = /^\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)'|‘([^’]*)’)\s*$/;
+const QUOTED_ANY = /"([^"]+)"|“([^”]+)”|(?<![\p{L}\p{N}])'([^']+)'(?![\p{L}\p{N}])|‘([^’]+)’/u;
+
+export function unquote(s: string): string {
+  const m = QUOTE.exec(s);
+  if (m) return m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+  return s.trim().replace(/[.!;:,]+$/, '').trim();
+}
+
+export function isQuoted(s: string): boolean {
+  return QUOTE.test(s);
+}
+
+// Landmarks by the words people use for them.
+const LANDMARK_WORDS: [RegExp, string][] = [
+  [/^(?:main\s+)?(?:navigation|nav|nav ?bar|navigation bar|menu ?bar|top nav(?:igation)?|site nav(?:igation)?)$/i, 'navigation'],
+  [/^(?:page\s+)?(?:header|banner|top bar|masthead)$/i, 'banner'],
+  [/^(?:page\s+)?footer$/i, 'contentinfo'],
+  [/^(?:side ?bar|aside|side panel|side menu)$/i, 'complementary'],
+  [/^main(?:\s+(?:content|area|section|region))?$/i, 'main'],
+  [/^(?:dialog|modal|pop-?up|popup window|dialog box|modal dialog)$/i, 'dialog'],
+  [/^search(?:\s+(?:area|region|form))?$/i, 'search'],
+];
+
+export function landmarkRole(words: string): string | null {
+  const w = words.trim().replace(/^(?:the|a|an)\s+/i, '');
+  for (const [re, role] of LANDMARK_WORDS) if (re.test(w)) return role;
+  // A label before the landmark noun: "Help sidebar", "main navigation", "site footer".
+  const tail = /^[\w-]+(?:\s+[\w-]+)?\s+(navigation|nav|sidebar|side bar|footer|header|menu bar)$/i.exec(w);
+  if (tail) return landmarkRole(tail[1]);
+  return null;
+}
+
+const ROLE_NOUNS = /(?:^|\s+)(?:button|btn|link|hyperlink|checkbox|check box|tick box|radio button|radio|dropdown|drop-down|select box|select|combobox|combo box|field|input|text ?box|text ?area|textarea|box|tab|menu item|menuitem|heading|title|option|switch|toggle|icon|image|logo|list|listbox|list box|slider|control)\s*$/i;
+const KIND_ROLES: [RegExp, AriaRole][] = [
+  [/^(?:list|listbox|list box)$/i, 'listitem'],
+  [/^control$/i, 'button'],
+];
+const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line)\s*$/i;
+const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1 };
+const ORDINAL = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(.+)$/i;
+
+function ordinalValue(w: string): number {
+  const k = w.toLowerCase();
+  return ORDINALS[k] ?? parseInt(k, 10);
+}
+
+/**
+ * "the Add to cart button in the Desk Lamp card", "the Sign in link in the navigation",
+ * "the checkbox next to Buy milk", "Buy milk's checkbox", "the 3rd result",
+ * "the field labeled "Full name"", "the textbox" → a DescribedTarget.
+ */
+export function parseTarget(raw: string, defaultRole: AriaRole | null = null): DescribedTarget {
+  let s = raw.trim().replace(/[.!]+$/, '').trim();
+  const spec: DescribedTarget = { phrase: '', role: null };
+  // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
+  // quoted container or a landmark scopes it.
+  const hasQuote = QUOTED_ANY.test(s);
+  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:user\s+|item\s+|row\s+)?["“‘']/.test(inner.trim());
+
+  // A landmark at the end: "... in the navigation", "... in the footer".
+  const lm = /^(.*)\s+(?:in|inside|within|on|from|at)\s+(?:the\s+)?([\w -]+?)$/i.exec(s);
+  if (lm && lm[1].trim()) {
+    const role = landmarkRole(lm[2]);
+    if (role) {
+      spec.landmark = role;
+      s = lm[1].trim();
+    }
+  }
+  // A container: "... in the "Blue Mug" card", "... for the user @u" (only with an article or a quote, so "Log in" keeps its "in").
+  const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of)\s+(?=["“‘']))(.+)$/i.exec(s);
+  if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
+    const inner = sm[2].trim();
+    const role = landmarkRole(inner.replace(/\s+(?:bar|menu|area|section|region)$/i, ''));
+    const nth = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(?:row|item|card|entry|result|line|post|product)$/i.exec(inner);
+    if (role && !spec.landmark) spec.landmark = role;
+    else if (nth) spec.withinOrdinal = ordinalValue(nth[1]);
+    else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, ''));
+    s = sm[1].trim();
+  }
+  // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk".
+  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for)\s+(.+)$/i.exec(s);
+  if (nm && nm[1].trim() && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && ROLE_NOUNS.test(' ' + nm[1].trim().replace(/^(?:the|a|an)\s+/i, ''))) {
+    spec.scope = unquote(nm[2]);
+    s = nm[1].trim();
+  }
+  // "Buy milk's checkbox".
+  const pm = /^(.+?)['’]s\s+(.+)$/i.exec(s);
+  if (pm && !spec.scope && ROLE_NOUNS.test(' ' + pm[2].trim())) {
+    spec.scope = unquote(pm[1].replace(/^(?:the|a|an)\s+/i, ''));
+    s = pm[2].trim();
+  }
+  // An ordinal: "the 3rd result", "the second checkbox", "the last row".
+  const om = ORDINAL.exec(s);
+  if (om) {
+    spec.ordinal = ordinalValue(om[1]);
+    s = om[2].trim();
+  }
+  // "the field labeled "Full name"": the name, not a scope.
+  const named = /^(.*?)\s*\b(?:label(?:l)?ed|named|called|titled|saying|that says|which says|with (?:the )?(?:text|label|name))\s+(.+)$/i.exec(s);
+  if (named) {
+    spec.role = roleHintFor(named[1] || 'x') ?? defaultRole;
+    const q = /^\s*(?:"([^"]+)"|“([^”]+)”|‘([^’]+)’|'([^']+)')/.exec(named[2]);
+    spec.phrase = q ? (q[1] ?? q[2] ?? q[3] ?? q[4]) : unquote(named[2]);
+    spec.quoted = Boolean(q);
+    return spec;
+  }
+  s = s.replace(/^(?:the|a|an|on)\s+/i, '');
+  const quoted = QUOTED_ANY.exec(s);
+  const rest = quoted ? s.replace(quoted[0], ' ') : s;
+  const kindWord = ROLE_NOUNS.exec(' ' + rest.trim());
+  let role = roleHintFor(rest);
+  if (kindWord && !role) for (const [re, r] of KIND_ROLES) if (re.test(kindWord[0].trim())) role = r;
+  spec.role = role ?? defaultRole;
+  if (quoted) {
+    spec.phrase = quoted[1] ?? quoted[2] ?? quoted[3] ?? quoted[4] ?? '';
+    spec.quoted = true;
+    return spec;
+  }
+  const name = rest.replace(ROLE_NOUNS, '').trim();
+  // Only a kind ("the textbox", "the button"), or a kind with a container noun ("result", "item").
+  if (!name && kindWord) return spec;
+  if (/^(?:result|item|entry|row|card|one|product|post|article)s?$/i.test(name) && spec.ordinal) return { ...spec, phrase: '', role: spec.role ?? 'listitem' };
+  spec.phrase = unquote(name || rest);
+  return spec;
+}
+
+// The instruction around a REST description: a leading verb and article.
+const LEAD_VERB = /^(?:please\s+)?(?:double[- ]?click|right[- ]?click|click|press|tap|hit|select|choose|pick|open|check|uncheck|tick|untick|toggle|hover(?:\s+over)?|fill(?:\s+in)?|type\s+into|enter|focus(?:\s+on)?|go\s+to|use)(?:\s+on)?\s+/i;
+
+/** A REST description ("Click the Sign in link in the navigation") as a DescribedTarget. */
+export function parseDescription(description: string, defaultRole: AriaRole | null = null): DescribedTarget {
+  const s = description.trim().replace(/[.!?;,:]+$/g, '').trim();
+  const core = s.replace(LEAD_VERB, '');
+  return parseTarget(core || s, defaultRole);
+}
+
+/** Does the spec say more than a name (a scope, a landmark, an ordinal, only a kind)? */
+export function isStructured(spec: DescribedTarget): boolean {
+  return Boolean(spec.scope || spec.landmark || spec.ordinal || spec.withinOrdinal || !spec.phrase);
+}
+
+/**
+ * Other readings of a phrase that matched nothing as written, tried last (tree only):
+ * "Add to Cart for Desk Lamp" → "Add to Cart" near "Desk Lamp"; "Newsletter email" →
+ * "email" in the container that says "Newsletter"; "the Returns section" → "Returns".
+ */
+export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
+  if (!spec.phrase || spec.quoted) return [];
+  const out: DescribedTarget[] = [];
+  // A menu path: "Move to > Archive".
+  const path = spec.phrase.split(/\s*(?:>|→|›)\s*/).filter(Boolean);
+  if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
+  const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
+  if (m && !spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] });
+  const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list)$/i.exec(spec.phrase);
+  if (noun) out.push({ ...spec, phrase: noun[1] });
+  const words = spec.phrase.split(/\s+/);
+  if (!spec.scope && words.length >= 2 && words.length <= 5) {
+    for (let k = 1; k < words.length; k++) out.push({ ...spec, scope: words.slice(0, k).join(' '), phrase: words.slice(k).join(' ') });
+  }
+  return out;
+}
+
+/** The spec back in words, for messages. */
+export function describeSpec(spec: DescribedTarget): string {
+  const parts: string[] = [];
+  if (spec.ordinal) parts.push(spec.ordinal === -1 ? 'the last' : `#${spec.ordinal}`);
+  if (spec.phrase) parts.push(`"${spec.phrase}"`);
+  if (spec.role) parts.push(spec.role);
+  if (spec.scope) parts.push(`in/next to "${spec.scope}"`);
+  if (spec.landmark) parts.push(`in the ${spec.landmark}`);
+  return parts.join(' ');
+}

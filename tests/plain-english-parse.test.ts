@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { matchOnTree, parseDescription, parseTarget, type AriaNode } from '@ariadne/page';
+import { interpret, splitCompound } from '@ariadne/flows';
+
+// Pure logic of issue 11: the sentence parser (rules planner), the target parser (shared
+// by plans and REST descriptions) and the candidate matcher on plain snapshot trees.
+
+describe('target phrases', () => {
+  it('landmarks, containers, next-to, possessives, ordinals, kinds, labeled', () => {
+    expect(parseDescription('Click the Sign in link in the navigation')).toMatchObject({ phrase: 'Sign in', role: 'link', landmark: 'navigation' });
+    expect(parseTarget('the Subscribe button in the footer')).toMatchObject({ phrase: 'Subscribe', role: 'button', landmark: 'contentinfo' });
+    expect(parseTarget('OK in the dialog')).toMatchObject({ phrase: 'OK', landmark: 'dialog' });
+    expect(parseTarget('Add to Cart in the Desk Lamp card')).toMatchObject({ phrase: 'Add to Cart', scope: 'Desk Lamp' });
+    expect(parseTarget('"Add to cart" in the "Blue Mug" card')).toMatchObject({ phrase: 'Add to cart', scope: 'Blue Mug', quoted: true });
+    expect(parseTarget('the checkbox next to Buy milk')).toMatchObject({ phrase: '', role: 'checkbox', scope: 'Buy milk' });
+    expect(parseTarget("Buy milk's checkbox")).toMatchObject({ phrase: '', role: 'checkbox', scope: 'Buy milk' });
+    expect(parseTarget('the checkbox for Walk the dog')).toMatchObject({ phrase: '', role: 'checkbox', scope: 'Walk the dog' });
+    expect(parseTarget('the 3rd result')).toMatchObject({ phrase: '', ordinal: 3, role: 'listitem' });
+    expect(parseTarget('the second checkbox')).toMatchObject({ phrase: '', ordinal: 2, role: 'checkbox' });
+    expect(parseTarget('the last row')).toMatchObject({ ordinal: -1 });
+    expect(parseTarget('the textbox')).toMatchObject({ phrase: '', role: 'textbox' });
+    expect(parseTarget('the button in the dialog')).toMatchObject({ phrase: '', role: 'button', landmark: 'dialog' });
+    expect(parseTarget('the field labeled "Full name"')).toMatchObject({ phrase: 'Full name', role: 'textbox', quoted: true });
+    expect(parseTarget('"Save & continue!"')).toMatchObject({ phrase: 'Save & continue!', quoted: true });
+    // "Log in" keeps its "in"; a quoted name ignores trailing colour words.
+    expect(parseTarget('Log in')).toMatchObject({ phrase: 'Log in' });
+    expect(parseDescription('click the button labeled "Place order" at the bottom right of the blue checkout panel, next to Sign in')).toMatchObject({ phrase: 'Place order', role: 'button' });
+  });
+});
+
+describe('sentences', () => {
+  it('compound steps split outside quotes', () => {
+    expect(splitCompound('Type "Buy milk" into the new todo field and press Enter')).toEqual(['Type "Buy milk" into the new todo field', 'press Enter']);
+    expect(splitCompound('Fill Email with a@b.co, then click Submit')).toEqual(['Fill Email with a@b.co', 'click Submit']);
+    expect(splitCompound('Type "Tom and click" into Name')).toEqual(['Type "Tom and click" into Name']);
+    expect(splitCompound('Check Terms and Conditions')).toEqual(['Check Terms and Conditions']);
+    const seq = interpret('Type Buy milk into the new todo field and press Enter');
+    expect(seq).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'fill', value: 'Buy milk' } }, { intent: { kind: 'press', key: 'Enter' } }] });
+  });
+
+  it('everyday verbs', () => {
+    expect(interpret('Mark Buy milk as done')).toMatchObject({ kind: 'check', target: { phrase: 'Buy milk', role: 'checkbox' } });
+    expect(interpret('Mark "Buy milk" as not done')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Buy milk' } });
+    expect(interpret('Complete Walk the dog')).toMatchObject({ kind: 'check' });
+    expect(interpret('Add a todo "Buy milk"')).toMatchObject({ kind: 'add_item', value: 'Buy milk' });
+    expect(interpret('Add Buy milk to the list')).toMatchObject({ kind: 'add_item', value: 'Buy milk' });
+    expect(interpret('Add the Blue Mug to the cart')).toMatchObject({ kind: 'click', target: { phrase: 'Add to cart', scope: 'Blue Mug' } });
+    expect(interpret('Clear completed')).toMatchObject({ kind: 'click', target: { phrase: 'Clear completed' } });
+    expect(interpret('Clear the search field')).toMatchObject({ kind: 'fill', value: '' });
+    expect(interpret('Delete Buy milk')).toMatchObject({ kind: 'remove_item', item: 'Buy milk' });
+    expect(interpret('Switch to the Billing tab')).toMatchObject({ kind: 'click', target: { phrase: 'Billing', role: 'tab' } });
+    expect(interpret('Enter 05/14/2024 as the date')).toMatchObject({ kind: 'fill', value: '05/14/2024', target: { phrase: 'date' } });
+    expect(interpret('Type hello into the Name field in upper case')).toMatchObject({ kind: 'fill', value: 'HELLO', target: { phrase: 'Name' } });
+    expect(interpret('Choose Red, Green and Blue in the Colors list')).toMatchObject({ kind: 'select', value: ['Red', 'Green', 'Blue'] });
+    expect(interpret('For the user @ann, click Like')).toMatchObject({ kind: 'click', target: { phrase: 'Like', scope: '@ann' } });
+    expect(interpret('Close the dialog')).toMatchObject({ kind: 'close_dialog' });
+    expect(interpret('Drag Card A to Done')).toMatchObject({ kind: 'drag', from: 'Card A', to: 'Done' });
+  });
+
+  it('verify is exact unless it says contains', () => {
+    expect(interpret('Verify "Walk the dog" is visible')).toMatchObject({ kind: 'assert', check: { type: 'text_visible', text: 'Walk the dog', match: 'exact' } });
+    expect(interpret('Verify Walk the dog is visible')).toMatchObject({ check: { match: 'exact' } });
+    expect(interpret('Verify the page contains "Walk the dog"')).toMatchObject({ check: { type: 'text_visible' } });
+    expect((interpret('Verify the page contains "Walk the dog"') as { check: { match?: string } }).check.match).toBeUndefined();
+    expect(interpret('Verify Buy milk is done')).toMatchObject({ check: { type: 'element_state', state: 'checked' } });
+  });
+
+  it('an unparsed part is named, never passed on', () => {
+    const seq = interpret('Click Save and frobnicate the widget') as { kind: string };
+    // "frobnicate" is no verb: the whole is one click whose target will simply not be found.
+    expect(seq.kind).toBe('click');
+    const bad = interpret('Click Save, then make it faster');
+    expect(bad).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'click' } }, { intent: { kind: 'unknown' } }] });
+  });
+});
+
+const todo: AriaNode[] = [
+  { role: 'navigation', ref: 'e1', children: [{ role: 'link', name: 'Sign in', ref: 'e2' }] },
+  { role: 'main', ref: 'e3', children: [
+    { role: 'paragraph', ref: 'e4', text: 'Click Sign in to continue, or Buy milk' },
+    { role: 'textbox', name: 'What needs to be done?', ref: 'e5' },
+    { role: 'list', ref: 'e6', children: [
+      { role: 'listitem', ref: 'e7', children: [{ role: 'checkbox', ref: 'e8' }, 'Buy milk', { role: 'button', name: '×', ref: 'e9' }] },
+      { role: 'listitem', ref: 'e10', children: [{ role: 'checkbox', ref: 'e11' }, 'Walk the dog later', { role: 'button', name: '×', ref: 'e12' }] },
+      { role: 'listitem', ref: 'e13', children: [{ role: 'checkbox', ref: 'e14' }, 'Walk the dog', { role: 'button', name: '×', ref: 'e15' }] },
+    ] },
+    { role: 'link', name: 'Sign in', ref: 'e16' },
+  ] },
+];
+
+describe('candidates on the tree', () => {
+  it('action-aware: prose is never clicked, an unnamed checkbox takes its row text', () => {
+    expect(matchOnTree(todo, parseTarget('Buy milk', 'checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e8' });
+    expect(matchOnTree(todo, parseTarget('the checkbox next to Walk the dog'), 'check')).toMatchObject({ kind: 'hit', ref: 'e14' });
+    expect(matchOnTree(todo, parseTarget('Click Sign in to continue'), 'click').kind).toBe('none');
+    expect(matchOnTree(todo, parseTarget('the textbox'), 'fill')).toMatchObject({ kind: 'hit', ref: 'e5', rung: 'kind' });
+    expect(matchOnTree(todo, parseTarget('the Sign in link in the navigation'), 'click')).toMatchObject({ kind: 'hit', ref: 'e2', rung: 'landmark' });
+    expect(matchOnTree(todo, parseTarget('the second checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e11' });
+    expect(matchOnTree(todo, parseTarget('the last checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e14' });
+    expect(matchOnTree(todo, { phrase: '×', role: 'button', scope: 'Walk the dog' }, 'click')).toMatchObject({ kind: 'hit', ref: 'e15' });
+  });
+
+  it('ambiguity lists candidates with wording that picks each one', () => {
+    const m = matchOnTree(todo, parseTarget('the Sign in link'), 'click');
+    expect(m.kind).toBe('ambiguous');
+    if (m.kind !== 'ambiguous') return;
+    expect(m.candidates.map((c) => c.ref)).toEqual(['e2', 'e16']);
+    for (const c of m.candidates) {
+      expect(c.wording, JSON.stringify(c)).toBeTruthy();
+      expect(matchOnTree(todo, parseDescription(c.wording!), 'click')).toMatchObject({ kind: 'hit', ref: c.ref });
+    }
+  });
+});
