@@ -87,7 +87,8 @@ describe('GET /v1/runs/:id/spec', () => {
     const spec: string = res.body;
     // Verified locators and expect assertions, and no secret in the file.
     expect(spec).toContain("await page.getByRole('button', { name: 'Log in', exact: true }).click();");
-    expect(spec).toContain("await expect(page.getByText('Order confirmed (Express shipping)').filter({ visible: true }).first()).toBeVisible();");
+    // Verify is exact by default (issue 11): the exported expect is too.
+    expect(spec).toContain("await expect(page.getByText('Order confirmed (Express shipping)', { exact: true }).filter({ visible: true }).first()).toBeVisible();");
     expect(spec).toContain("env('PASSWORD')");
     // The confirm dialog of case 4: its handler is set before the click that opens it.
     expect(spec).toMatch(/page\.once\('dialog', \(dialog\) => void dialog\.accept\(\)\);\n {4}await page\.getByRole\('button', \{ name: 'Empty cart', exact: true \}\)\.click\(\);/);

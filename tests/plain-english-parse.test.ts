@@ -55,6 +55,22 @@ describe('sentences', () => {
     expect(interpret('For the user @ann, click Like')).toMatchObject({ kind: 'click', target: { phrase: 'Like', scope: '@ann' } });
     expect(interpret('Close the dialog')).toMatchObject({ kind: 'close_dialog' });
     expect(interpret('Drag Card A to Done')).toMatchObject({ kind: 'drag', from: 'Card A', to: 'Done' });
+    expect(interpret('Choose Canada as the country')).toMatchObject({ kind: 'select', value: 'Canada', target: { phrase: 'country' } });
+    expect(interpret('Turn on Bluetooth')).toMatchObject({ kind: 'check', target: { phrase: 'Bluetooth', role: 'switch' } });
+    expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Wi-Fi' } });
+    expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
+    expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
+    expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'select', value: ['Red', 'Green', 'Blue'], target: { role: 'listbox' } });
+    expect(interpret('Press ArrowRight twice')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'press', key: 'ArrowRight' } }, { intent: { kind: 'press', key: 'ArrowRight' } }] });
+    expect(interpret('Enter Ann as the first name, Lee as the last name and ann@x.io as the email, agree to the terms')).toMatchObject({
+      kind: 'sequence',
+      parts: [
+        { intent: { kind: 'fill', value: 'Ann', target: { phrase: 'first name' } } },
+        { intent: { kind: 'fill', value: 'Lee', target: { phrase: 'last name' } } },
+        { intent: { kind: 'fill', value: 'ann@x.io', target: { phrase: 'email' } } },
+        { intent: { kind: 'check', target: { phrase: 'terms' } } },
+      ],
+    });
   });
 
   it('verify is exact unless it says contains', () => {
@@ -63,6 +79,9 @@ describe('sentences', () => {
     expect(interpret('Verify the page contains "Walk the dog"')).toMatchObject({ check: { type: 'text_visible' } });
     expect((interpret('Verify the page contains "Walk the dog"') as { check: { match?: string } }).check.match).toBeUndefined();
     expect(interpret('Verify Buy milk is done')).toMatchObject({ check: { type: 'element_state', state: 'checked' } });
+    expect(interpret('Verify the invoice status is "Paid"')).toMatchObject({ check: { type: 'element_text', text: 'Paid', match: 'words' } });
+    expect(interpret('Verify the invoice status contains "Paid"')).toMatchObject({ check: { type: 'element_text', match: 'contains' } });
+    expect(interpret('Enter the code ABC-123 into Gift card code')).toMatchObject({ kind: 'fill', value: 'ABC-123' });
   });
 
   it('an unparsed part is named, never passed on', () => {
@@ -98,6 +117,20 @@ describe('candidates on the tree', () => {
     expect(matchOnTree(todo, parseTarget('the second checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e11' });
     expect(matchOnTree(todo, parseTarget('the last checkbox'), 'check')).toMatchObject({ kind: 'hit', ref: 'e14' });
     expect(matchOnTree(todo, { phrase: '×', role: 'button', scope: 'Walk the dog' }, 'click')).toMatchObject({ kind: 'hit', ref: 'e15' });
+  });
+
+  it('other readings of the words never land on a loose match (prose-trap)', () => {
+    const page: AriaNode[] = [
+      { role: 'generic', ref: 'e1', text: 'Click Submit order to finish, then press Apply.' },
+      { role: 'button', name: 'Place order', ref: 'e2' },
+      { role: 'region', name: 'Newsletter', ref: 'e3', children: [{ role: 'heading', name: 'Newsletter', ref: 'e4' }, { role: 'textbox', name: 'Email', ref: 'e5' }] },
+    ];
+    // "Submit order" is only prose: "order" in a container that mentions "Submit" must not pick "Place order".
+    for (const alt of [parseTarget('Submit order'), parseTarget('the Submit order button')]) {
+      expect(matchOnTree(page, alt, 'click').kind).toBe('none');
+    }
+    expect(matchOnTree(page, { phrase: 'order', role: null, scope: 'Submit', strict: true }, 'click').kind).toBe('none');
+    expect(matchOnTree(page, { phrase: 'Email', role: 'textbox', scope: 'Newsletter', strict: true }, 'fill')).toMatchObject({ kind: 'hit', ref: 'e5' });
   });
 
   it('ambiguity lists candidates with wording that picks each one', () => {

@@ -37,7 +37,7 @@ async function closestText(page: Page, text: string): Promise<string> {
 async function visibleTextCount(page: Page, text: string, exact = false): Promise<number> {
   // Exact: an element whose whole text is the text (whitespace and case aside), so
   // "Walk the dog" does not pass on "Walk the dog later".
-  const loc = exact ? page.getByText(new RegExp(`^\\s*${escapeRegExp(text.trim()).replace(/\s+/g, '\\s+')}\\s*$`, 'i')) : page.getByText(text);
+  const loc = exact ? page.getByText(text, { exact: true }) : page.getByText(text);
   return loc.filter({ visible: true }).count().catch(() => 0);
 }
 
@@ -62,7 +62,7 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
         const loose = await visibleTextCount(page, check.text);
         if (loose > 0) {
           const sample = await page.getByText(check.text).filter({ visible: true }).first().innerText({ timeout: 500 }).catch(() => '');
-          return { passed: false, actual: `only as part of a longer text (${JSON.stringify(sample.slice(0, 120))}); say "contains" to accept a substring` };
+          return { passed: false, actual: `not as a whole text, only inside ${JSON.stringify(sample.slice(0, 120))} (exact match, case included); say "contains" to accept a substring` };
         }
       }
       return { passed: n > 0, actual: n > 0 ? `${n} visible ${exact ? 'exact ' : ''}match${n > 1 ? 'es' : ''}` : undefined };
@@ -79,7 +79,8 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
     }
     case 'element_text': {
       const t = (await loc!.innerText({ timeout: 1000 }).catch(() => null)) ?? (await loc!.inputValue({ timeout: 500 }).catch(() => ''));
-      return { passed: norm(t).includes(norm(check.text)), actual: t.slice(0, 300) };
+      const passed = check.match === 'words' ? wordsRe(check.text).test(t.replace(/\s+/g, ' ')) : norm(t).includes(norm(check.text));
+      return { passed, actual: t.slice(0, 300) };
     }
     case 'element_value': {
       const v = await loc!.inputValue({ timeout: 1000 }).catch(() => '');
@@ -125,6 +126,7 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
     case 'title':
       return check.op === 'is' ? `await expect(${pageVar}).toHaveTitle(${q(check.value)});` : `await expect(${pageVar}).toHaveTitle(/${escapeRegExp(check.value)}/);`;
     case 'element_text':
+      if (check.match === 'words') return `await expect(${at(target!)}).toContainText(${wordsRe(check.text).toString()});`;
       return `await expect(${at(target!)}).toContainText(${q(check.text)}, { ignoreCase: true });`;
     case 'element_value':
       return `await expect(${at(target!)}).toHaveValue(${q(check.value)});`;
@@ -135,8 +137,13 @@ export function expectCode(check: CheckSpec, target?: string, pageVar = 'page'):
   }
 }
 
+/** The text as whole words, any case: "Paid" matches "Status: Paid", not "Unpaid". */
+function wordsRe(text: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(text.trim()).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+}
+
 function textArg(check: { text: string; match?: 'exact' | 'contains' }): string {
-  return check.match === 'exact' ? `/^\\s*${escapeRegExp(check.text.trim()).replace(/\s+/g, '\\s+')}\\s*$/i` : q(check.text);
+  return check.match === 'exact' ? `${q(check.text)}, { exact: true }` : q(check.text);
 }
 
 export function describeCheck(check: CheckSpec): string {

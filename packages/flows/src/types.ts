@@ -24,7 +24,8 @@ export type CheckSpec =
   | { type: 'text_hidden'; text: string; match?: 'exact' | 'contains' }
   | { type: 'url'; op: 'is' | 'contains'; value: string }
   | { type: 'title'; op: 'is' | 'contains'; value: string }
-  | { type: 'element_text'; ref?: string; description?: string; text: string }
+  /** match: 'words' — the text as whole words ("Paid" is not in "Unpaid"); default a substring. */
+  | { type: 'element_text'; ref?: string; description?: string; text: string; match?: 'contains' | 'words' }
   | { type: 'element_state'; ref?: string; description?: string; state: 'checked' | 'unchecked' | 'enabled' | 'disabled' | 'visible' | 'hidden' }
   | { type: 'element_value'; ref?: string; description?: string; value: string };
 

@@ -42,6 +42,7 @@ export interface ElementCheck {
   type: 'element_text' | 'element_state' | 'element_value';
   target: TargetSpec;
   text?: string;
+  match?: 'contains' | 'words';
   state?: 'checked' | 'unchecked' | 'enabled' | 'disabled' | 'visible' | 'hidden';
   value?: string;
 }
@@ -83,6 +84,16 @@ export function splitCompound(step: string): string[] {
   return parts.length ? parts : [step];
 }
 
+/** "A, B and C" outside quotes → [A, B, C]. */
+function splitList(s: string): string[] {
+  const masks: string[] = [];
+  const masked = s.replace(/"[^"]*"|“[^”]*”/g, (m) => {
+    masks.push(m);
+    return `\u0000${masks.length - 1}\u0000`;
+  });
+  return masked.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map((p) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => masks[Number(i)]).trim()).filter(Boolean);
+}
+
 // --- Assertions -----------------------------------------------------------------------
 
 function textCheck(raw: string, contains: boolean, hidden = false): CheckSpec {
@@ -119,8 +130,11 @@ function assertionIntent(body: string): Intent {
   if ((m = /^(?:i|you|we)\s+(?:can\s+)?see\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
   if ((m = /^there\s+is\s+(.+)$/i.exec(s))) return { kind: 'assert', check: textCheck(m[1], false) };
   // Element text: "the cart link shows "Cart (1)"", "the Total contains $25".
-  if ((m = /^(.+?)\s+(?:contains|shows|says|reads|displays|has text|includes|equals|is)\s+(.+)$/i.exec(s))) {
-    return { kind: 'assert', check: { type: 'element_text', target: parseTarget(m[1]), text: unquote(m[2]) } };
+  if ((m = /^(.+?)\s+(contains|shows|says|reads|displays|has text|includes|equals|is)\s+(.+)$/i.exec(s))) {
+    // "contains/includes" asks for a substring; "is/shows/says" for the value as a whole word
+    // ("status is Paid" does not pass on "Unpaid").
+    const match = /^(?:contains|includes)$/i.test(m[2]) ? 'contains' : 'words';
+    return { kind: 'assert', check: { type: 'element_text', target: parseTarget(m[1]), text: unquote(m[3]), match } };
   }
   // A bare quoted text: it is on the page.
   if (isQuoted(s)) return { kind: 'assert', check: textCheck(s, false) };
@@ -131,6 +145,9 @@ function assertionIntent(body: string): Intent {
 
 /** "hello in upper case" → HELLO; the modifier words never reach the field. */
 function valueWithModifiers(raw: string): string {
+  // "the code ABC-123": the value is the code, not the words that introduce it.
+  const intro = /^(?:the\s+)?(?:code|text|value|word|number|string|coupon|promo code|password|pin)\s+("[^"]*"|“[^”]*”|\S+)$/i.exec(raw.trim());
+  if (intro) return unquote(intro[1]);
   const m = /^(.+?)\s+(?:in\s+)?(upper ?case|uppercase|capitals|capital letters|all caps|lower ?case|lowercase)$/i.exec(raw.trim());
   if (!m) return unquote(raw);
   const v = unquote(m[1]);
@@ -153,6 +170,13 @@ export function interpret(step: string): Intent {
     const inner = interpret(lead[2]);
     const scope = unquote(lead[1]);
     if ('target' in inner && inner.target && !inner.target.scope && !inner.target.landmark) return { ...inner, target: { ...inner.target, scope } } as Intent;
+  }
+  // "Enter Ann as the first name, Lee as the last name and ann@x.io as the email": one fill per field.
+  const multi = /^(enter|type|input|fill in|set)\s+/i.exec(s);
+  if (multi && (s.match(/\s+as\s+(?:the|my|your)\s+/gi)?.length ?? 0) >= 2) {
+    const pieces = splitCompound(s).flatMap((p) => splitList(p));
+    const parts = pieces.map((p, i) => (i > 0 && /\s+as\s+(?:the|my|your)\s+/i.test(p) && !new RegExp(`^(?:${VERBS})\\b`, 'i').test(p) ? `${multi[1]} ${p}` : p));
+    return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
   }
   const parts = splitCompound(s);
   if (parts.length > 1) return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
@@ -235,6 +259,8 @@ function interpretOne(step: string): Intent {
   // "Turn on Bluetooth", "Switch Wi-Fi off", "Enable Dark theme".
   if ((m = /^(?:turn|switch|toggle)\s+on\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+on$/i.exec(s)) || (m = /^(?:enable|activate)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'switch') };
   if ((m = /^(?:turn|switch|toggle)\s+off\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+off$/i.exec(s)) || (m = /^(?:disable|deactivate)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'switch') };
+  // "Select the row for Carla Diaz": tick that row's box.
+  if ((m = /^select\s+(?:the\s+)?(?:row|line|entry|item|record)\s+(?:for|of|with)\s+(.+)$/i.exec(s))) return { kind: 'check', target: { phrase: '', role: 'checkbox', scope: unquote(m[1]) } };
   if ((m = /^(?:select|choose|pick)\s+(.+?)\s+(?:in|from|for)\s+(.+)$/i.exec(s))) {
     const values = listOf(m[1]);
     return { kind: 'select', value: values.length > 1 ? values : unquote(m[1]), target: parseTarget(m[2], 'combobox') };
@@ -262,7 +288,10 @@ function interpretOne(step: string): Intent {
   if ((m = /^hover\s+(?:over\s+)?(.+)$/i.exec(s))) return { kind: 'hover', target: parseTarget(m[1]) };
   if ((m = /^focus\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1], 'textbox') };
   if ((m = /^(double[- ]click)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[2]), double: true };
-  if ((m = /^(?:choose|select|pick)\s+(.+?,.+)$/i.exec(s))) return { kind: 'unknown', reason: `several choices ("${m[1]}") but no list to choose them in: say "in <the list>"` };
+  // "Choose Red, Green and Blue": in the page's only list (a multi-select or listbox).
+  if ((m = /^(?:choose|select|pick)\s+(.+?(?:,|\s+and\s+).+)$/i.exec(s))) return { kind: 'select', value: listOf(m[1]), target: { phrase: '', role: 'listbox' as AriaRole } };
+  // "Agree to the terms".
+  if ((m = /^(?:agree\s+to|accept)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:click|tap|press|hit|select|choose|pick|follow|submit|open)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
   return { kind: 'unknown', reason: 'no rule matches its wording' };
 }
@@ -406,14 +435,14 @@ export class RulesPlanner implements Planner {
           if (ref === null) {
             // No such element: for "X shows Y", the page showing Y is the fact we can check.
             if (check.type === 'element_text' && check.text) {
-              const rec = await tools.assert(role, { type: 'text_visible', text: check.text }, { ...ask, description: step.text });
+              const rec = await tools.assert(role, { type: 'text_visible', text: check.text, ...(check.match === 'words' ? { match: 'exact' as const } : {}) }, { ...ask, description: step.text });
               return rec.passed;
             }
             await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): no element matches "${check.target.phrase}" to check.`, details: { understood: check.target } }, 'assert');
             return false;
           }
           const spec: CheckSpec = check.type === 'element_text'
-            ? { type: 'element_text', ref, text: check.text! }
+            ? { type: 'element_text', ref, text: check.text!, ...(check.match === 'words' ? { match: 'words' as const } : {}) }
             : check.type === 'element_state'
               ? { type: 'element_state', ref, state: check.state! }
               : { type: 'element_value', ref, value: check.value! };

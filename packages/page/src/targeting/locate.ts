@@ -47,7 +47,21 @@ function escapeRegExp(s: string): string {
 }
 
 /** Can this element take the action? Checked in the page on the one element a locator rung found. */
-async function fitFor(loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string }> {
+async function fitFor(loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string; role?: string }> {
+  const fit = await fitCheck(loc, action, quoted);
+  const role = await loc.evaluate((el: Element) => {
+    const explicit = el.getAttribute('role');
+    if (explicit) return explicit.split(/\s+/)[0];
+    const tag = el.tagName.toLowerCase();
+    const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+    if (tag === 'a') return el.hasAttribute('href') ? 'link' : 'generic';
+    if (tag === 'input') return ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox' } as Record<string, string>)[type] ?? 'textbox';
+    return ({ button: 'button', select: 'combobox', textarea: 'textbox', p: 'paragraph', li: 'listitem', label: 'label', summary: 'button', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', img: 'img' } as Record<string, string>)[tag] ?? 'generic';
+  }, undefined, { timeout: 1000 }).catch(() => undefined);
+  return { ...fit, ...(role ? { role } : {}) };
+}
+
+async function fitCheck(loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string }> {
   return loc.evaluate((el: Element, a: { action: string; quoted: boolean }) => {
     const e = el as HTMLElement;
     const tag = e.tagName.toLowerCase();
@@ -123,11 +137,11 @@ async function tryRung(page: Page, kind: Rung, spec: DescribedTarget, action: Ta
     if (fits.length > 1) return { rung: kind, phrase: spec.phrase, visible, count: fits.length };
     const only = visible.nth(fits[0]);
     const fit = await fitFor(only, action, !!spec.quoted);
-    return { locator: only, resolvedBy: `description:${kind}`, code: `${code}.nth(${fits[0]})`, why: `${kind} "${spec.phrase}" (${fit.note})` };
+    return { locator: only, resolvedBy: `description:${kind}`, code: `${code}.nth(${fits[0]})`, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}" (${fit.note})` };
   }
   const fit = await fitFor(visible, action, !!spec.quoted);
   if (!fit.ok) return null;
-  return { locator: visible, resolvedBy: `description:${kind}`, code, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
+  return { locator: visible, resolvedBy: `description:${kind}`, code, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
 }
 
 /**

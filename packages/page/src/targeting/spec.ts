@@ -20,6 +20,8 @@ export interface DescribedTarget {
   ordinal?: number;
   /** Inside the nth item/row/card ("Edit in the last row"); -1 is the last. */
   withinOrdinal?: number;
+  /** A reading the words did not state (derived): whole names and whole scope texts only. */
+  strict?: boolean;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -118,7 +120,9 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   }
   // An ordinal: "the 3rd result", "the second checkbox", "the last row".
   const om = ORDINAL.exec(s);
-  if (om) {
+  // Only before a kind or a quoted name ("the 2nd checkbox", "the last "Edit" button", "the
+  // 3rd result"): "first name" and "last name" are names.
+  if (om && (ROLE_NOUNS.test(' ' + om[2]) || /["“‘]/.test(om[2]) || /^(?:result|item|entry|row|card|one|product|post|article)s?$/i.test(om[2].trim()))) {
     spec.ordinal = ordinalValue(om[1]);
     s = om[2].trim();
   }
@@ -172,6 +176,10 @@ export function isStructured(spec: DescribedTarget): boolean {
  * "email" in the container that says "Newsletter"; "the Returns section" → "Returns".
  */
 export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
+  return derivedLoose(spec).map((d) => ({ ...d, strict: true }));
+}
+
+function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   if (!spec.phrase || spec.quoted) return [];
   const out: DescribedTarget[] = [];
   // A menu path: "Move to > Archive".

@@ -265,10 +265,13 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   }
   for (const [ti, tier] of tiers.entries()) {
     if (!tier.length) continue;
+    // A derived reading: the whole name, in a container that shows the scope as a whole text.
+    if (spec.strict && ti > 0) break;
     let cands = tier;
     let scoped: Scoped[] | null = null;
     if (spec.scope) {
       scoped = applyScope(cands, spec.scope);
+      if (spec.strict) scoped = scoped.filter((x) => x.exact === 0);
       cands = scoped.map((s) => s.f);
       if (!cands.length) continue;
     }
