@@ -5,7 +5,7 @@
 // planner solved / honest failure / silent wrong, wall times, and every silent-wrong
 // episode with what was done. Figures, not pass/fail.
 // `node bench/corpus.mjs [--page=todo] [--kind=plan|rest] [--cases=6] [--concurrency=2] [--json=out.json] [--verbose]`
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { checkNoLeftovers, fmt, intArg, machineLine, median, onCleanup, p90, startBenchService, table } from './lib.mjs';
 import { startCorpusServer } from '../tests/corpus/server.mjs';
@@ -33,7 +33,12 @@ try {
   const pages = loadCorpus().filter((p) => !PAGE || p.name.includes(PAGE));
   const all = episodesOf(pages);
   console.log(`corpus: ${pages.length} pages, ${all.filter((e) => e.kind === 'plan').length} plan episodes, ${all.filter((e) => e.kind === 'rest').length} REST episodes (${all.filter((e) => e.expect === 'fail').length} must-fail)`);
-  const progress = (r) => { if (VERBOSE) console.log(`  ${r.verdict.padEnd(6)} ${r.episode.id}${r.error ? `  — ${r.error.slice(0, 160)}` : ''}`); };
+  // Each verdict is also appended to --json's .jsonl as it comes, so a run cut short keeps its figures.
+  const jsonl = arg('json') ? `${arg('json')}l` : null;
+  const progress = (r) => {
+    if (jsonl) appendFileSync(jsonl, `${JSON.stringify({ id: r.episode.id, kind: r.episode.kind, expect: r.episode.expect, verdict: r.verdict, wallMs: Math.round(r.wallMs), error: r.error, check: r.check?.why, did: r.did, seen: r.seen })}\n`);
+    if (VERBOSE) console.log(`  ${r.verdict.padEnd(6)} ${r.episode.id}${r.error ? `  — ${r.error.slice(0, 160)}` : ''}`);
+  };
   const out = {};
   if (!KIND || KIND === 'rest') {
     const t0 = performance.now();

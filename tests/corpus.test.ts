@@ -9,12 +9,14 @@ import { checkOutcome, episodesOf, explainSilent, loadCorpus, readRecord, runDir
 // 1. The corpus's own checkers: for every task, a direct Playwright script (no Ariadne)
 //    performs the expected outcome and the page record shows it; the freshly loaded page
 //    (a no-op) does not. This must pass: it proves the judge, not Ariadne.
-// 2. No silent wrong: a representative slice of the corpus (every page: its first plan and
-//    first must-fail plan through POST /v1/runs with the rules planner, and its first
-//    REST-ladder episode of each kind) must never pass having done the wrong thing, or pass
+// 2. No silent wrong: a representative slice of the corpus (every page's first must-fail
+//    plan through POST /v1/runs with the rules planner and first must-fail REST-ladder
+//    episode; every third page's first passing plan and REST episode) must never pass having done the wrong thing, or pass
 //    a must-fail episode. An honest failure (a clear error) is allowed here; the solved rate
-//    is a figure for bench/corpus.mjs. Known to FAIL on the code before issue 11's
-//    resolver rewrite (see bench/README.md, "Targeting corpus" baseline).
+//    is a figure for bench/corpus.mjs. KNOWN TO FAIL today: on the code before issue 11
+//    (prose clicked, substring Verify, ...) and on the targeting branch as merged at 9a8ff9d
+//    ("Check-out date", a label that is absent, fills the Start date); figures in
+//    bench/README.md, "corpus.mjs".
 
 const only = process.env.CORPUS_PAGE;
 const corpus = loadCorpus().filter((p: any) => !only || only.split(',').some((s) => p.name.includes(s)));
@@ -59,11 +61,11 @@ describe('targeting corpus', () => {
         const key = `direct-${p.name}-${t.id}-${Date.now()}`;
         try {
           await page.goto(`${fx.url}${p.path}?k=${key}`);
-          const loaded = await readRecord(fx.url, key);
+          const loaded = await readRecord(fx.url, key, { quietMs: 150 });
           if (!loaded) problems.push(`${p.name}/${t.id}: the page posted no record`);
           else if (checkOutcome(loaded, t.outcome).ok) problems.push(`${p.name}/${t.id}: a no-op already satisfies the outcome`);
           await runDirect(page, t.direct);
-          const after = checkOutcome(await readRecord(fx.url, key), t.outcome);
+          const after = checkOutcome(await readRecord(fx.url, key, { until: (rec: any) => checkOutcome(rec, t.outcome).ok }), t.outcome);
           if (!after.ok) problems.push(`${p.name}/${t.id}: direct script not seen: ${after.why}`);
         } catch (err) {
           problems.push(`${p.name}/${t.id}: direct script threw: ${(err as Error).message.split('\n')[0]}`);
@@ -81,16 +83,21 @@ describe('targeting corpus', () => {
   // KNOWN TO FAIL before the issue-11 resolver/planner rewrite: that is the point.
   it('no silent wrong: a representative slice through the rules planner and the REST ladder', async () => {
     const slice: any[] = [];
-    for (const p of corpus) {
+    corpus.forEach((p: any, i: number) => {
       const eps = episodesOf([p]);
       const pick = (f: (e: any) => boolean) => { const e = eps.find(f); if (e) slice.push(e); };
-      pick((e: any) => e.kind === 'plan' && e.expect === 'pass');
+      // Must-fail episodes on every page (absent targets, prose, effects that do not happen,
+      // near-duplicate texts): where silent wrongs come from. Pass episodes on every third
+      // page (a wrong element acted on): the file stays near two minutes.
       pick((e: any) => e.kind === 'plan' && e.expect === 'fail');
-      pick((e: any) => e.kind === 'rest' && e.expect === 'pass');
       pick((e: any) => e.kind === 'rest' && e.expect === 'fail');
-    }
+      if (i % 3 === 0) {
+        pick((e: any) => e.kind === 'plan' && e.expect === 'pass');
+        pick((e: any) => e.kind === 'rest' && e.expect === 'pass');
+      }
+    });
     const [plans, rest] = await Promise.all([
-      runPlanEpisodes({ serviceUrl: svc.url, corpusUrl: fx.url, episodes: slice.filter((e) => e.kind === 'plan'), casesPerRun: 8, concurrency: 2 }),
+      runPlanEpisodes({ serviceUrl: svc.url, corpusUrl: fx.url, episodes: slice.filter((e) => e.kind === 'plan'), casesPerRun: 10, concurrency: 2 }),
       runRestEpisodes({ serviceUrl: svc.url, corpusUrl: fx.url, episodes: slice.filter((e) => e.kind === 'rest') }),
     ]);
     const results = [...plans.results, ...rest.results];
@@ -98,5 +105,5 @@ describe('targeting corpus', () => {
     const s = summarize(results);
     console.log(`corpus slice: ${s.episodes} episodes, solved ${s.solved}, honest ${s.honest}, silent ${s.silent}`);
     expect(silent.map(explainSilent).join('\n\n')).toBe('');
-  }, 240_000);
+  }, 300_000);
 });

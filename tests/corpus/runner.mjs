@@ -103,17 +103,23 @@ async function json(method, url, body) {
   return { status: res.status, body: parsed };
 }
 
-/** The latest record the page posted under key, once present and no longer changing. */
-export async function readRecord(corpusUrl, key) {
+/**
+ * The latest record the page posted under key. Posts are asynchronous (a loaded machine may
+ * deliver one late), so: return as soon as `until(record)` holds, else once the record has
+ * not changed for `quietMs`, at most after `capMs`.
+ */
+export async function readRecord(corpusUrl, key, { until, quietMs = 400, capMs = 3000 } = {}) {
+  const t0 = Date.now();
   let last = null;
-  for (let i = 0; i < 25; i++) {
+  let since = Date.now();
+  for (;;) {
     const { body } = await json('GET', `${corpusUrl}/corpus/api/record?k=${encodeURIComponent(key)}`);
-    if (last && body && body.seq === last.seq && body.loadedAt === last.loadedAt) return body;
-    if (!body && i >= 5) return null;
+    if (body && until?.(body)) return body;
+    if (!last || !body || body.seq !== last.seq || body.loadedAt !== last.loadedAt) since = Date.now();
     last = body;
-    await sleep(40);
+    if ((body && Date.now() - since >= quietMs) || Date.now() - t0 >= capMs) return last;
+    await sleep(50);
   }
-  return last;
 }
 
 let keySeq = 0;
@@ -160,7 +166,7 @@ export async function runPlanEpisodes({ serviceUrl, corpusUrl, episodes, planner
       const ep = batch[i];
       const c = run.report?.cases?.[i];
       const passed = c?.status === 'passed';
-      const record = await readRecord(corpusUrl, keys[i]);
+      const record = await readRecord(corpusUrl, keys[i], { until: ep.outcome ? (rec) => checkOutcome(rec, ep.outcome).ok : undefined, quietMs: passed ? 400 : 150 });
       const check = ep.outcome ? checkOutcome(record, ep.outcome) : null;
       const failedStep = c?.steps?.find((s) => s.status === 'failed');
       const r = {
@@ -207,7 +213,7 @@ export async function runRestEpisodes({ serviceUrl, corpusUrl, episodes, onResul
         did.push(`${step.action} "${step.description ?? ''}" → ${res.body.target?.resolvedBy ?? '?'} ${res.body.target?.locator ?? res.body.target?.ref ?? ''}`);
       }
       const wallMs = performance.now() - t0;
-      const record = await readRecord(corpusUrl, key);
+      const record = await readRecord(corpusUrl, key, { until: ep.outcome ? (rec) => checkOutcome(rec, ep.outcome).ok : undefined, quietMs: passed ? 400 : 150 });
       const check = ep.outcome ? checkOutcome(record, ep.outcome) : null;
       const r = { episode: ep, passed, wallMs, verdict: verdictOf(ep, passed, check), check, seen: describeRecord(record), error, did };
       results.push(r); onResult(r);
