@@ -64,7 +64,7 @@ function targetOf(list: Caught[]): Element {
 }
 
 /** Ops whose caught list must hold the target itself (other worlds may only hold path refs). */
-const TARGET_OPS = new Set(['container', 'pattern', 'anchors', 'locatorFacts', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
+const TARGET_OPS = new Set(['container', 'pattern', 'anchors', 'locatorFacts', 'locatorCandidates', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
 
 const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) => unknown> = {
   container: (a, list) => {
