@@ -4991,7 +4991,7 @@ export interface operations {
                             /** @description Something in it breaks easily: position (nth, :nth-of-type), DOM structure, a generated id, text that changes with data, or a substring anchor a near-duplicate also matches. */
                             fragile: boolean;
                             weaknesses: {
-                                kind: "positional" | "generated-id" | "data-text" | "css-structure" | "css-class" | "near-duplicate" | "long-chain";
+                                kind: "positional" | "generated-id" | "data-text" | "css-structure" | "css-class" | "near-duplicate" | "whole-text" | "long-chain";
                                 detail: string;
                             }[];
                             /** @description The facts the candidate was built from. */

@@ -11,7 +11,7 @@ const Candidate = Type.Object({
   fragile: Type.Boolean({ description: 'Something in it breaks easily: position (nth, :nth-of-type), DOM structure, a generated id, text that changes with data, or a substring anchor a near-duplicate also matches.' }),
   weaknesses: Type.Array(
     Type.Object({
-      kind: Type.Union(['positional', 'generated-id', 'data-text', 'css-structure', 'css-class', 'near-duplicate', 'long-chain'].map((s) => Type.Literal(s))),
+      kind: Type.Union(['positional', 'generated-id', 'data-text', 'css-structure', 'css-class', 'near-duplicate', 'whole-text', 'long-chain'].map((s) => Type.Literal(s))),
       detail: Type.String(),
     }),
   ),

@@ -7,7 +7,7 @@ import { generatedReason } from '../bridge/injected/generated-ids.js';
 
 export type Strategy = 'role' | 'container' | 'own' | 'structural' | 'nth';
 
-export type AnchorKind = 'heading' | 'text' | 'own';
+export type AnchorKind = 'heading' | 'text' | 'own' | 'whole';
 
 /** A text of a container usable to pick it among its look-alikes. */
 export interface Anchor {
@@ -55,7 +55,7 @@ export interface Draft {
   rank: number;
 }
 
-export type WeaknessKind = 'positional' | 'generated-id' | 'data-text' | 'css-structure' | 'css-class' | 'near-duplicate' | 'long-chain';
+export type WeaknessKind = 'positional' | 'generated-id' | 'data-text' | 'css-structure' | 'css-class' | 'near-duplicate' | 'whole-text' | 'long-chain';
 
 export interface Weakness {
   kind: WeaknessKind;
@@ -87,12 +87,20 @@ export function describeStep(s: LocatorStep): string {
 export function anchorFilter(a: Anchor): LocatorStep {
   if (a.kind === 'heading') return { m: 'filter', has: [{ m: 'getByRole', role: 'heading', name: a.text, exact: true }] };
   if (a.kind === 'text') return { m: 'filter', has: [{ m: 'getByText', text: a.text, exact: true }] };
+  if (a.kind === 'whole') return { m: 'filter', hasTextRegex: wholeTextRegex(a.text) };
   return { m: 'filter', hasText: a.text };
+}
+
+/** The container's whole text, exactly (whitespace-tolerant): /^\s*Desk\s+Lamp\s+Remove\s*$/. */
+export function wholeTextRegex(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean).map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  return `^\\s*${words.join('\\s+')}\\s*$`;
 }
 
 function anchorWhy(a: Anchor): string {
   if (a.kind === 'heading') return `its heading is exactly "${a.text}" (no other has it)`;
   if (a.kind === 'text') return `it holds an element whose text is exactly "${a.text}" (no other does)`;
+  if (a.kind === 'whole') return `its whole text is exactly "${a.text}" (no other's is)`;
   return `text "${a.text}" occurs in this one only (substring match)`;
 }
 
@@ -204,6 +212,7 @@ export function weaknessesOf(d: Draft): Weakness[] {
     if (why) out.push({ kind: 'data-text', detail: `"${a.text}" looks like ${why}: it changes with the data` });
   }
   const visit = (steps: LocatorStep[]) => {
+    for (const s of steps) if (s.m === 'filter' && s.hasTextRegex !== undefined) out.push({ kind: 'whole-text', detail: 'matches the container\'s whole text: breaks when any text in it changes' });
     for (const s of steps) {
       if (s.m === 'nth') out.push({ kind: 'positional', detail: `nth(${s.index}): breaks when matching elements are added, removed or reordered` });
       if (s.m === 'getByTestId') {
@@ -237,7 +246,7 @@ export function weaknessesOf(d: Draft): Weakness[] {
 
 const BASE: Record<Strategy, number> = { role: 100, container: 92, own: 88, structural: 45, nth: 25 };
 const OWN_BASE: Record<string, number> = { testid: 96, label0: 90, label1: 89, placeholder: 84, alt: 82, title: 78, text: 76 };
-const PENALTY: Record<WeaknessKind, number> = { 'generated-id': 60, positional: 35, 'css-structure': 25, 'near-duplicate': 30, 'data-text': 25, 'css-class': 6, 'long-chain': 4 };
+const PENALTY: Record<WeaknessKind, number> = { 'generated-id': 60, positional: 35, 'css-structure': 25, 'near-duplicate': 30, 'data-text': 25, 'whole-text': 10, 'css-class': 6, 'long-chain': 4 };
 const FRAGILE: WeaknessKind[] = ['generated-id', 'positional', 'css-structure', 'near-duplicate', 'data-text'];
 
 /** 0..100: higher survives more change. Every weakness costs, so the score says what the list says. */

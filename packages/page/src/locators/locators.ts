@@ -1,12 +1,12 @@
 import type { ElementHandle, Locator } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
-import { Bridge } from '../bridge/bridge.js';
+import { Bridge, type World } from '../bridge/bridge.js';
 import { resolveInspectTarget } from '../bridge/targets.js';
 import { findRef } from '../snapshot/tree.js';
 import { frameChain } from '../inspect/frames.js';
 import { buildLocator, renderSteps, type LocatorStep } from './steps.js';
-import type { Strategy, Weakness } from './drafts.js';
+import { NAMELESS_ROLES, type Strategy, type Weakness } from './drafts.js';
 import { performance } from 'node:perf_hooks';
 
 // Verified locators: for a ref, Playwright code an agent can paste into a spec, best
@@ -68,6 +68,20 @@ interface CandidatesResult {
   ms: number;
 }
 
+/** The first answer that is not a miss (worlds the element does not live in miss); null if none. */
+function firstHit<T>(calls: Promise<{ r: T | { __miss: true }; w: World }>[]): Promise<{ r: T; w: World } | null> {
+  return new Promise((resolve) => {
+    let left = calls.length;
+    if (!left) return resolve(null);
+    const done = () => {
+      if (--left === 0) resolve(null);
+    };
+    for (const c of calls) {
+      c.then((x) => (x.r && typeof x.r === 'object' && '__miss' in (x.r as object) ? done() : resolve(x as { r: T; w: World })), done);
+    }
+  });
+}
+
 /**
  * Proof, one Playwright round trip per candidate (they run concurrently): the locator
  * resolves to exactly one element and it is the ref's element (=== in the page).
@@ -85,18 +99,43 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
   const t0 = performance.now();
   const max = opts.max ?? 5;
   const bridge = Bridge.for(state);
-  const target = await resolveInspectTarget(state, { ref: opts.ref });
+  state.assertNoDialog();
+  if (!/^[a-z0-9]+$/i.test(opts.ref)) await resolveInspectTarget(state, { ref: opts.ref }); // throws the standard 400
   const node = state.lastSnapshot ? findRef(state.lastSnapshot.tree, opts.ref) : null;
   const role = node?.role;
   const name = node?.name;
   const page = state.page;
-  // One bridge round trip drafts, matches, near-duplicate-checks and scores every
-  // candidate in the page; the element handle for Playwright's proof comes alongside.
-  const [{ result: found, world }, handle] = await Promise.all([
-    bridge.runOnCaught<CandidatesResult>([{ locator: target.locator, tag: 'target', single: true }], 'locatorCandidates', { ...(role ? { role } : {}), ...(name !== undefined ? { name } : {}), max }),
-    target.locator.elementHandle({ timeout: 2000 }).catch(() => null),
+  const locator = page.locator(`aria-ref=${opts.ref}`);
+  const args = { ...(role ? { role } : {}), ...(name !== undefined ? { name } : {}), max };
+  // Round trip 1, all at once: does the ref resolve; the element handle for Playwright's
+  // proof (the same evaluate hands the element to the bridge); the bridge call, which
+  // waits in the page for that hand-off, then drafts, matches, near-duplicate-checks and
+  // scores every candidate; and Playwright's proof of role + exact name, the usual winner.
+  const slot = bridge.newSlot();
+  const known = bridge.knownWorlds();
+  const role0: LocatorStep[] | null = role && name && !NAMELESS_ROLES.has(role) ? [{ m: 'getByRole', role, name, exact: true }] : null;
+  const roleLoc = role0 ? buildLocator(page, role0) : null;
+  const [count, handle, early, spec] = await Promise.all([
+    locator.count().catch(() => 0),
+    locator
+      .evaluateHandle((el, [ev, detail]) => (el.dispatchEvent(new CustomEvent(ev, { detail, composed: true })), el), [bridge.eventName, `${slot}\u0001target`] as const, { timeout: 2000 })
+      .then((h) => h.asElement() as ElementHandle | null)
+      .catch(() => null),
+    firstHit(known.map((w) => bridge.callWaiting<CandidatesResult>(w, 'locatorCandidates', { ...args, slot }, 1500).then((r) => ({ r, w })))),
+    // Proof without the handle: one match, and that match is also the ref's element (and()).
+    roleLoc ? Promise.all([roleLoc.count(), roleLoc.and(locator).count()]).then(([n, both]) => ({ matches: n, sameElement: n === 1 && both === 1 })).catch(() => null) : null,
   ]);
-  if (!handle) throw new AppError('ref_not_found', `Ref ${opts.ref} does not resolve on the current page.`, { ref: opts.ref });
+  if (count !== 1 || !handle) {
+    await handle?.dispose().catch(() => {});
+    await resolveInspectTarget(state, { ref: opts.ref }); // throws ref_not_found / ref_stale
+    throw new AppError('ref_not_found', `Ref ${opts.ref} does not resolve on the current page.`, { ref: opts.ref });
+  }
+  // First call on this page (worlds not set up yet), or a frame set up since: the slower, retrying path.
+  const hit: { r: CandidatesResult; w: World } = early ?? (await bridge.runOnCaught<CandidatesResult>([{ locator, tag: 'target', single: true }], 'locatorCandidates', args).then(({ result, world }) => ({ r: result, w: world })));
+  const found = hit.r;
+  const world = hit.w;
+  const proven = new Map<string, { matches: number; sameElement: boolean } | { error: string }>();
+  if (role0 && spec && !hit.w.parentId) proven.set(renderSteps(role0), spec);
   try {
     const chain = world.parentId ? await frameChain(bridge, world) : [];
     const prefix: LocatorStep[] = chain.map((selector) => ({ m: 'frameLocator', selector }));
@@ -107,7 +146,7 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
     while (verified.length < max && i < found.candidates.length) {
       const batch = found.candidates.slice(i, i + (max - verified.length));
       i += batch.length;
-      const results = await Promise.all(batch.map((c) => verify(buildLocator(page, [...prefix, ...c.steps]), handle)));
+      const results = await Promise.all(batch.map((c) => proven.get(renderSteps([...prefix, ...c.steps])) ?? verify(buildLocator(page, [...prefix, ...c.steps]), handle)));
       batch.forEach((c, k) => {
         const v = results[k];
         const code = renderSteps([...prefix, ...c.steps]);
@@ -131,7 +170,8 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
       }
     }
     const durationMs = Math.round(performance.now() - t0);
-    const baseline = opts.baseline === false ? { source: 'Playwright locator.normalize()', error: 'skipped (baseline=false)' } : await normalizeBaseline(target.locator, handle);
+    if (process.env.DEBUG_LOCATOR_TIMING) console.error(`LT page=${found.ms} total=${durationMs} considered=${found.considered}`);
+    const baseline = opts.baseline === false ? { source: 'Playwright locator.normalize()', error: 'skipped (baseline=false)' } : await normalizeBaseline(locator, handle);
     return {
       ref: opts.ref,
       url: page.url(),

@@ -93,7 +93,17 @@ function anchorsOf(c: Element, matches: Element[], target: Element, cache: Map<N
     if (hits > 0 && hits >= others.length) return;
     scored.push({ a: { ...a, text: truncate(a.text, 80) }, hits: hits ? 1 : 0, i });
   });
-  scored.sort((x, y) => x.hits - y.hits || (x.a.kind === 'own' ? 1 : 0) - (y.a.kind === 'own' ? 1 : 0) || x.i - y.i);
+  // The container's whole text, exactly, when short and no look-alike's is the same: the
+  // exact anchor for a row whose label is its own text beside the target ("Desk Lamp" + Remove
+  // vs "Desk Lamp Pro" + Remove), where only a substring filter could say "Desk Lamp".
+  const whole = normText(elementText(c, cache));
+  if (whole.length >= 2 && whole.length <= 80 && !scored.some((x) => x.hits === 0 && x.a.kind !== 'own')) {
+    const w = whole.toLowerCase();
+    const others2 = matches.filter((m) => m !== c && !(skipAncestors && deepContains(m, c)));
+    if (!others2.some((m) => lower(elementText(m, cache)) === w)) scored.push({ a: { text: whole, kind: 'whole' }, hits: 0, i: 999 });
+  }
+  const rank = (a: Anchor) => (a.kind === 'own' ? 2 : a.kind === 'whole' ? 1 : 0);
+  scored.sort((x, y) => x.hits - y.hits || rank(x.a) - rank(y.a) || x.i - y.i);
   return scored.slice(0, 3).map((s) => s.a);
 }
 
@@ -336,6 +346,7 @@ function applyStep(ctx: MatchCtx, step: Step, scopes: (Document | Element)[]): E
         if (sc.nodeType !== 1) continue;
         const el = sc as Element;
         if (step.hasText !== undefined && !textMatches(textOf(ctx, el), step.hasText, false)) continue;
+        if (step.hasTextRegex !== undefined && !safeRegex(step.hasTextRegex).test(textOf(ctx, el))) continue;
         if (step.has && !runSteps(ctx, step.has, [el]).length) continue;
         out.add(el);
       }
@@ -349,6 +360,14 @@ function applyStep(ctx: MatchCtx, step: Step, scopes: (Document | Element)[]): E
       break;
   }
   return [...out];
+}
+
+function safeRegex(src: string): RegExp {
+  try {
+    return new RegExp(src);
+  } catch {
+    return /$^/;
+  }
 }
 
 function runSteps(ctx: MatchCtx, steps: Step[], scopes: (Document | Element)[]): Element[] {
