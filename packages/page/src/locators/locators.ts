@@ -10,12 +10,12 @@ import { NAMELESS_ROLES, type Strategy, type Weakness } from './drafts.js';
 import { performance } from 'node:perf_hooks';
 
 // Verified locators: for a ref, Playwright code an agent can paste into a spec, best
-// first. Candidates are composed from facts (the snapshot's role and name, the
-// containers and unique texts the bridge finds) and each one is PROVEN on the live
-// page before it is returned: it resolves to exactly one element, and that element is
-// the ref's element (=== in the page). Preference order: role + name unique on the
-// page; stable container + content filter + role + name; the element's own label /
-// placeholder / test id; structural CSS; nth() last, flagged fragile.
+// first. The bridge drafts candidates from facts around the element (the snapshot's role
+// and name, stable containers, exact anchors: a heading's name, an element's whole text),
+// never from generated ids; matches every one in the page; checks each unique one against
+// a near-duplicate; and scores it by its weaknesses (drafts.ts) — in one round trip. The
+// best few are then PROVEN with Playwright before they are returned: exactly one match,
+// and it is the ref's element (=== in the page).
 
 export type { Strategy, Weakness, WeaknessKind } from './drafts.js';
 
@@ -170,7 +170,6 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
       }
     }
     const durationMs = Math.round(performance.now() - t0);
-    if (process.env.DEBUG_LOCATOR_TIMING) console.error(`LT page=${found.ms} total=${durationMs} considered=${found.considered}`);
     const baseline = opts.baseline === false ? { source: 'Playwright locator.normalize()', error: 'skipped (baseline=false)' } : await normalizeBaseline(locator, handle);
     return {
       ref: opts.ref,

@@ -253,8 +253,18 @@ function dupView(ctx: MatchCtx, el: Element, text: string): string {
   return text.split(d.text).join(d.text + EXTENSION);
 }
 
+const normCache = new WeakMap<Map<Node, string>, Map<Element, string>>();
+
+/** Normalised text, cached per call (a body's text is long: normalising it per draft would dominate). */
 function textOf(ctx: MatchCtx, el: Element): string {
-  return dupView(ctx, el, normText(elementText(el, ctx.cache)));
+  let m = normCache.get(ctx.cache);
+  if (!m) normCache.set(ctx.cache, (m = new Map()));
+  let t = m.get(el);
+  if (t === undefined) {
+    t = normText(elementText(el, ctx.cache));
+    m.set(el, t);
+  }
+  return dupView(ctx, el, t);
 }
 
 function nameOf(ctx: MatchCtx, el: Element): string {
@@ -282,10 +292,12 @@ function ariaHidden(ctx: MatchCtx, el: Element): boolean {
   return h;
 }
 
+/** `actual` is already whitespace-normalised. */
 function textMatches(actual: string, wanted: string, exact?: boolean): boolean {
-  const a = normText(actual);
   const w = normText(wanted);
-  return exact ? a === w : a.toLowerCase().includes(w.toLowerCase());
+  if (exact) return actual === w;
+  if (actual.length < w.length) return false;
+  return actual.toLowerCase().includes(w.toLowerCase());
 }
 
 const TEXT_SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
@@ -305,17 +317,45 @@ function labelTexts(ctx: MatchCtx, el: Element): string[] {
   return out;
 }
 
+const ROLE_PREFILTER: Record<string, string> = {
+  button: 'button,input,summary', link: 'a,area', textbox: 'input,textarea', searchbox: 'input', checkbox: 'input', radio: 'input',
+  combobox: 'select,input', listbox: 'select,datalist', option: 'option', heading: 'h1,h2,h3,h4,h5,h6', listitem: 'li', list: 'ul,ol,menu',
+  row: 'tr', cell: 'td', columnheader: 'th', table: 'table', img: 'img', navigation: 'nav', main: 'main', form: 'form', dialog: 'dialog',
+  article: 'article', region: 'section', complementary: 'aside', banner: 'header', contentinfo: 'footer', slider: 'input', spinbutton: 'input',
+  group: 'fieldset,details', progressbar: 'progress', separator: 'hr', tab: 'button', menuitem: 'button,a', switch: 'input,button',
+};
+
+/** Elements of the scope's subtree (shadow roots pierced, the scope itself excluded) matching a CSS selector, cached per call. */
+function prefiltered(ctx: MatchCtx, scope: Document | Element, selector: string): Element[] {
+  const key = `${selector}\u0000`;
+  let per = (ctx as MatchCtx & { pre?: Map<Document | Element, Map<string, Element[]>> }).pre;
+  if (!per) per = (ctx as MatchCtx & { pre?: Map<Document | Element, Map<string, Element[]>> }).pre = new Map();
+  let m = per.get(scope);
+  if (!m) per.set(scope, (m = new Map()));
+  let hit = m.get(key);
+  if (!hit) {
+    hit = deepQueryAll(scope, selector, 60_000).filter((e) => e !== scope);
+    m.set(key, hit);
+  }
+  return hit;
+}
+
 function applyStep(ctx: MatchCtx, step: Step, scopes: (Document | Element)[]): Element[] {
   const out = new Set<Element>();
   const each = (pred: (el: Element) => boolean) => {
     for (const sc of scopes) for (const el of subtreeOf(ctx, sc)) if (!out.has(el) && pred(el)) out.add(el);
   };
   switch (step.m) {
-    case 'getByRole':
-      each((el) => roleOfCached(ctx, el) === step.role && (step.name === undefined || textMatches(nameOf(ctx, el), step.name, step.exact)) && !ariaHidden(ctx, el));
+    case 'getByRole': {
+      const pred = (el: Element) => roleOfCached(ctx, el) === step.role && (step.name === undefined || textMatches(nameOf(ctx, el), step.name, step.exact)) && !ariaHidden(ctx, el);
+      // A CSS prefilter of the tags that can carry the role (then the exact role check): no full scan.
+      const sel = ROLE_PREFILTER[step.role];
+      if (sel) for (const sc of scopes) for (const el of prefiltered(ctx, sc, `${sel},[role="${step.role}"]`)) if (!out.has(el) && pred(el)) out.add(el);
+      else each(pred);
       break;
+    }
     case 'getByTestId':
-      each((el) => el.getAttribute('data-testid') === step.value);
+      for (const sc of scopes) for (const el of prefiltered(ctx, sc, `[data-testid="${CSS.escape(step.value)}"]`)) out.add(el);
       break;
     case 'locator':
       for (const sc of scopes) for (const el of deepMatches(sc, step.selector, 60_000) ?? []) out.add(el);
