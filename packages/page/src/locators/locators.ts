@@ -83,13 +83,15 @@ function firstHit<T>(calls: Promise<{ r: T | { __miss: true }; w: World }>[]): P
 }
 
 /**
- * Proof, one Playwright round trip per candidate (they run concurrently): the locator
- * resolves to exactly one element and it is the ref's element (=== in the page).
+ * Proof, two concurrent Playwright counts per candidate, both resolved in Playwright's
+ * utility world (a page that patched its own DOM APIs cannot fool them, where a
+ * main-world evaluateAll would be): the locator matches exactly one element, and
+ * locator.and(the ref) matches one too, so that element is the ref's element.
  */
-async function verify(loc: Locator, handle: ElementHandle): Promise<{ matches: number; sameElement: boolean } | { error: string }> {
+async function verify(loc: Locator, ref: Locator): Promise<{ matches: number; sameElement: boolean } | { error: string }> {
   try {
-    const [matches, same] = await loc.evaluateAll((els, t) => [els.length, els.length === 1 && els[0] === t] as [number, boolean], handle);
-    return { matches, sameElement: same };
+    const [matches, both] = await Promise.all([loc.count(), loc.and(ref).count()]);
+    return { matches, sameElement: matches === 1 && both === 1 };
   } catch (err) {
     return { error: ((err as Error).message ?? String(err)).split('\n')[0].slice(0, 200) };
   }
@@ -123,7 +125,7 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
       .catch(() => null),
     firstHit(known.map((w) => bridge.callWaiting<CandidatesResult>(w, 'locatorCandidates', { ...args, slot }, 1500).then((r) => ({ r, w })))),
     // Proof without the handle: one match, and that match is also the ref's element (and()).
-    roleLoc ? Promise.all([roleLoc.count(), roleLoc.and(locator).count()]).then(([n, both]) => ({ matches: n, sameElement: n === 1 && both === 1 })).catch(() => null) : null,
+    roleLoc ? verify(roleLoc, locator) : null,
   ]);
   if (count !== 1 || !handle) {
     await handle?.dispose().catch(() => {});
@@ -146,7 +148,7 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
     while (verified.length < max && i < found.candidates.length) {
       const batch = found.candidates.slice(i, i + (max - verified.length));
       i += batch.length;
-      const results = await Promise.all(batch.map((c) => proven.get(renderSteps([...prefix, ...c.steps])) ?? verify(buildLocator(page, [...prefix, ...c.steps]), handle)));
+      const results = await Promise.all(batch.map((c) => proven.get(renderSteps([...prefix, ...c.steps])) ?? verify(buildLocator(page, [...prefix, ...c.steps]), locator)));
       batch.forEach((c, k) => {
         const v = results[k];
         const code = renderSteps([...prefix, ...c.steps]);
@@ -160,7 +162,7 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
     // nth() only when nothing else is unique: positional, and scored so.
     if (!verified.length && found.nth) {
       const steps = [...prefix, ...found.nth.steps];
-      const v = await verify(buildLocator(page, steps), handle);
+      const v = await verify(buildLocator(page, steps), locator);
       if (!('error' in v) && v.matches === 1 && v.sameElement) {
         const weaknesses: Weakness[] = [{ kind: 'positional', detail: `${found.nth.of} elements are ${role}${name ? ` "${name}"` : ''}; this is number ${found.nth.index} in document order: breaks when such elements are added, removed or reordered` }];
         verified.push({
@@ -170,7 +172,7 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
       }
     }
     const durationMs = Math.round(performance.now() - t0);
-    const baseline = opts.baseline === false ? { source: 'Playwright locator.normalize()', error: 'skipped (baseline=false)' } : await normalizeBaseline(locator, handle);
+    const baseline = opts.baseline === false ? { source: 'Playwright locator.normalize()', error: 'skipped (baseline=false)' } : await normalizeBaseline(locator);
     return {
       ref: opts.ref,
       url: page.url(),
@@ -190,14 +192,14 @@ export async function synthesizeLocators(state: PageState, opts: { ref: string; 
 }
 
 /** Playwright's own locator.normalize(), verified the same way, for comparison. */
-async function normalizeBaseline(ref: Locator, handle: ElementHandle): Promise<LocatorsResponse['baseline']> {
+async function normalizeBaseline(ref: Locator): Promise<LocatorsResponse['baseline']> {
   const source = 'Playwright locator.normalize()';
   try {
     const t0 = performance.now();
     const n = await ref.normalize();
     const ms = Math.round(performance.now() - t0);
     const code = `page.${n.toString()}`;
-    const v = await verify(n, handle);
+    const v = await verify(n, ref);
     return 'error' in v ? { source, code, error: v.error, ms } : { source, code, ...v, ms };
   } catch (err) {
     return { source, error: ((err as Error).message ?? String(err)).split('\n')[0].slice(0, 200) };
