@@ -60,7 +60,8 @@ async function logicalIdOf(page, code) {
   }
   const n = await loc.count().catch(() => -1);
   if (n !== 1) return { n };
-  const lid = await loc.evaluate((el) => window.__lid(el), undefined, { timeout: 2000 }).catch(() => null);
+  // A generous timeout: 78 concurrent evaluations on a loaded 2-core machine took over 2 s, and a timed-out lookup read as "lost".
+  const lid = await loc.evaluate((el) => window.__lid(el), undefined, { timeout: 15_000 }).catch(() => null);
   return { n, lid };
 }
 

@@ -77,10 +77,10 @@ describe('hostile page', () => {
     const ref = allRefsOf(snap, 'button', 'Add to Cart')[1];
     const l = await get(`/locators?ref=${ref}`);
     expect(l.status).toBe(200);
-    expect(l.body.locators[0].code).toBe("page.getByTestId('product-card').filter({ hasText: 'MacBook Pro' }).getByRole('button', { name: 'Add to Cart' })");
+    expect(l.body.locators[0].code).toBe("page.getByTestId('product-card').filter({ has: page.getByRole('heading', { name: 'MacBook Pro', exact: true }) }).getByRole('button', { name: 'Add to Cart', exact: true })");
     expect(l.body.locators.every((c: any) => c.verified.matches === 1 && c.verified.sameElement)).toBe(true);
     const claim = await get(`/locators?ref=${refOf(snap, 'button', 'Claim')}`);
-    expect(claim.body.locators[0].code).toBe("page.getByRole('button', { name: 'Claim' })");
+    expect(claim.body.locators[0].code).toBe("page.getByRole('button', { name: 'Claim', exact: true })");
     const click = await svc.api.action(id, { action: 'click', ref });
     expect(click.status).toBe(200);
   });

@@ -122,7 +122,7 @@ describe('cross-origin iframe (out of process in Chromium)', () => {
     const c = await get(`/explore/container?ref=${ref}`);
     expect(c.body).toMatchObject({ target: { tagName: 'button', text: 'Frame button' }, frame: { url: childUrl } });
     const l = await get(`/locators?ref=${ref}`);
-    expect(l.body.locators[0].code).toBe("page.frameLocator('iframe#xo').getByRole('button', { name: 'Frame button' })");
+    expect(l.body.locators[0].code).toBe("page.frameLocator('iframe#xo').getByRole('button', { name: 'Frame button', exact: true })");
     expect(l.body.locators[0].verified).toEqual({ matches: 1, sameElement: true });
     const f = await get('/inspect/frames');
     expect(f.body.frames).toEqual([expect.objectContaining({ url: childUrl, frameSelector: 'iframe#xo', title: 'Cross-origin child', visible: true })]);

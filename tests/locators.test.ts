@@ -32,22 +32,23 @@ function expectAllVerified(body: any) {
 }
 
 describe('locators', () => {
-  it('product card with test ids: getByTestId + filter({ hasText }) + getByRole, proven; normalize() alongside', async () => {
+  it('product card with test ids: getByTestId + exact heading anchor + getByRole, proven; normalize() alongside', async () => {
     const snap = await open('products.html');
     const ref = allRefsOf(snap, 'button', 'Add to Cart')[8];
     const r = await locators(ref);
     expect(r.status).toBe(200);
     expect(r.body.target).toEqual({ tag: 'button', role: 'button', name: 'Add to Cart' });
     expect(r.body.locators[0]).toMatchObject({
-      code: "page.getByTestId('product-card').filter({ hasText: 'Switch OLED' }).getByRole('button', { name: 'Add to Cart' })",
+      code: "page.getByTestId('product-card').filter({ has: page.getByRole('heading', { name: 'Switch OLED', exact: true }) }).getByRole('button', { name: 'Add to Cart', exact: true })",
       strategy: 'container',
     });
     expect(r.body.locators[0].why.join(' | ')).toContain('getByTestId(\'product-card\') (12 on the page)');
-    expect(r.body.locators[0].why.join(' | ')).toContain('"Switch OLED" occurs in this one only');
+    expect(r.body.locators[0].why.join(' | ')).toContain('its heading is exactly "Switch OLED"');
+    expect(r.body.locators[0]).toMatchObject({ nearDuplicate: 'distinct', fragile: false, weaknesses: [] });
     expectAllVerified(r.body);
     expect(r.body.locators.some((l: any) => l.code.includes('.nth('))).toBe(false);
     // The page-wide role locator was tried and refused with the reason.
-    expect(r.body.rejected).toContainEqual({ code: "page.getByRole('button', { name: 'Add to Cart' })", reason: 'matches 12 elements' });
+    expect(r.body.rejected).toContainEqual({ code: "page.getByRole('button', { name: 'Add to Cart', exact: true })", reason: 'matches 12 elements' });
     expect(r.body.baseline).toMatchObject({ source: 'Playwright locator.normalize()', matches: 1, sameElement: true });
     expect(r.body.baseline.code).toMatch(/^page\./);
     expect(r.body.verification).toContain('exactly 1');
@@ -56,7 +57,7 @@ describe('locators', () => {
   it('unique role + name comes first; max bounds the list', async () => {
     const snap = await open('robust.html');
     const r = await locators(refOf(snap, 'textbox', 'Email'), '&max=2');
-    expect(r.body.locators[0]).toMatchObject({ code: "page.getByRole('textbox', { name: 'Email' })", strategy: 'role' });
+    expect(r.body.locators[0]).toMatchObject({ code: "page.getByRole('textbox', { name: 'Email', exact: true })", strategy: 'role', score: 100, fragile: false });
     expect(r.body.locators).toHaveLength(2);
     expectAllVerified(r.body);
   });
@@ -64,24 +65,34 @@ describe('locators', () => {
   it('classless cards (seed 000 §3.7), table rows and nested lists', async () => {
     const snap = await open('robust.html');
     const plain = await locators(allRefsOf(snap, 'button', 'Add to Cart')[7]);
-    expect(plain.body.locators[0].code).toBe("page.locator('section > div').filter({ hasText: 'Switch OLED' }).getByRole('button', { name: 'Add to Cart' })");
+    expect(plain.body.locators[0].code).toBe("page.locator('section > div').filter({ has: page.getByRole('heading', { name: 'Switch OLED', exact: true }) }).getByRole('button', { name: 'Add to Cart', exact: true })");
+    // Plain structure is a weakness, and the score says so.
+    expect(plain.body.locators[0].weaknesses.map((w: any) => w.kind)).toContain('css-structure');
     expectAllVerified(plain.body);
     const cancel = await locators(allRefsOf(snap, 'button', 'Cancel')[2]);
-    expect(cancel.body.locators[0].code).toBe("page.getByRole('row').filter({ hasText: '#1003' }).getByRole('button', { name: 'Cancel' })");
+    expect(cancel.body.locators[0].code).toBe("page.getByRole('row').filter({ has: page.getByText('#1003', { exact: true }) }).getByRole('button', { name: 'Cancel', exact: true })");
     expect(cancel.body.baseline.code).toContain('.nth(2)');
     const remove = await locators(allRefsOf(snap, 'button', 'Remove')[3]);
-    // Nested list: the outer item scopes the inner one (the outer item contains "Carrot" too).
-    expect(remove.body.locators[0].code).toBe(
-      "page.getByRole('listitem').filter({ hasText: 'Vegetables' }).getByRole('listitem').filter({ hasText: 'Carrot' }).getByRole('button', { name: 'Remove' })",
-    );
+    // Nested list: "Carrot" is the inner item's own text beside its button, and the outer
+    // item contains it too. A substring filter would need the outer item to scope it and
+    // would still match a near-duplicate ("Carrot cake"); the item's whole text is exact.
+    expect(remove.body.locators[0].code).toBe("page.getByRole('listitem').filter({ hasText: /^\\s*Carrot\\s+Remove\\s*$/ }).getByRole('button', { name: 'Remove', exact: true })");
     expectAllVerified(remove.body);
+    expect(remove.body.locators[0].nearDuplicate).toBe('distinct');
+    expect(remove.body.locators[0].weaknesses.map((w: any) => w.kind)).toEqual(['whole-text']);
+    const all = await locators(allRefsOf(snap, 'button', 'Remove')[3], '&max=20');
+    const substring = all.body.locators.find((l: any) => l.code.includes("hasText: 'Carrot'"));
+    if (substring) {
+      expect(substring.nearDuplicate).toBe('also-matches');
+      expect(substring.fragile).toBe(true);
+      expect(substring.score).toBeLessThan(all.body.locators[0].score);
+    }
     const checkbox = await locators(refOf(snap, 'checkbox', 'Weekly digest'), '&max=20');
-    expect(checkbox.body.locators[0].code).toBe("page.getByRole('checkbox', { name: 'Weekly digest' })");
-    expect(checkbox.body.locators.map((l: any) => l.code)).toContain("page.getByLabel('Weekly digest')");
-    // Preference order holds across the whole list.
-    const order = ['role', 'container', 'own', 'structural', 'nth'];
-    const ranks = checkbox.body.locators.map((l: any) => order.indexOf(l.strategy));
-    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(checkbox.body.locators[0].code).toBe("page.getByRole('checkbox', { name: 'Weekly digest', exact: true })");
+    expect(checkbox.body.locators.map((l: any) => l.code)).toContain("page.getByLabel('Weekly digest', { exact: true })");
+    // Best score first across the whole list.
+    const scores = checkbox.body.locators.map((l: any) => l.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
   it('inside an iframe: frameLocator prefix; inside shadow DOM: plain role locators', async () => {
@@ -89,10 +100,10 @@ describe('locators', () => {
     const inFrame = await locators(refOf(snap, 'button', 'Frame button'));
     expect(inFrame.status).toBe(200);
     expect(inFrame.body.frameSelector).toBe('iframe#child');
-    expect(inFrame.body.locators[0].code).toBe("page.frameLocator('iframe#child').getByRole('button', { name: 'Frame button' })");
+    expect(inFrame.body.locators[0].code).toBe("page.frameLocator('iframe#child').getByRole('button', { name: 'Frame button', exact: true })");
     expectAllVerified(inFrame.body);
     const shadow = await locators(refOf(snap, 'button', 'Nested shadow button'));
-    expect(shadow.body.locators[0].code).toBe("page.getByRole('button', { name: 'Nested shadow button' })");
+    expect(shadow.body.locators[0].code).toBe("page.getByRole('button', { name: 'Nested shadow button', exact: true })");
     expectAllVerified(shadow.body);
   });
 

@@ -1923,7 +1923,7 @@ export interface paths {
         };
         /**
          * Verified Playwright locators for a ref, best first, with Playwright's normalize() as a baseline
-         * @description Order of preference: role + name unique on the page; a stable container (test id, id, landmark, semantic tag, class, structure) with a content filter and role + name inside; the element's own test id / label / placeholder; structural CSS; nth() last and flagged fragile. Every returned locator resolved on the live page to exactly one element, the ref's element.
+         * @description Ranked by score: role + exact name unique on the page; a stable container (test id, id, landmark, semantic or custom-element tag, class, structure) picked by an exact heading or text and role + exact name inside; the element's own test id / label / placeholder; structural CSS; nth() last. Generated ids (React/Radix/Headless UI/Vue/Angular/Ember/MUI, CSS-in-JS classes, UUIDs, counters, per-session hashes) are never used. Each candidate lists its weaknesses and was checked against a near-duplicate; every returned locator resolved on the live page to exactly one element, the ref's element.
          */
         get: operations["locators"];
         put?: never;
@@ -5639,10 +5639,18 @@ export interface operations {
                             /** @description Playwright code, e.g. page.getByTestId('product-card').filter({ hasText: 'iPhone 15 Pro' }).getByRole('button', { name: 'Add to Cart' }) */
                             code: string;
                             strategy: "role" | "container" | "own" | "structural" | "nth";
-                            /** @description nth(): breaks when matching elements are added, removed or reordered. */
-                            fragile?: boolean;
+                            /** @description Higher survives more change; every weakness lowers it. */
+                            score: number;
+                            /** @description Something in it breaks easily: position (nth, :nth-of-type), DOM structure, a generated id, text that changes with data, or a substring anchor a near-duplicate also matches. */
+                            fragile: boolean;
+                            weaknesses: {
+                                kind: "positional" | "generated-id" | "data-text" | "css-structure" | "css-class" | "near-duplicate" | "whole-text" | "long-chain";
+                                detail: string;
+                            }[];
                             /** @description The facts the candidate was built from. */
                             why: string[];
+                            /** @description Checked against a copy of its container whose anchor text is extended ("Desk Lamp" -> "Desk Lamp Plus"): distinct = the copy would not match. */
+                            nearDuplicate: "distinct" | "also-matches" | "no-text-anchor";
                             verified: {
                                 matches: number;
                                 sameElement: boolean;
@@ -5654,6 +5662,8 @@ export interface operations {
                             matches?: number;
                             sameElement?: boolean;
                             error?: string;
+                            /** @description Time normalize() itself took. */
+                            ms?: number;
                         };
                         /** @description Candidates that failed verification (first 10). */
                         rejected: {
@@ -5662,6 +5672,7 @@ export interface operations {
                         }[];
                         considered: number;
                         verification: string;
+                        /** @description Our synthesis alone, the baseline excluded. */
                         durationMs: number;
                     };
                 };

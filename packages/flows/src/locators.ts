@@ -63,7 +63,9 @@ export async function verifiedLocator(state: PageState, ref: string): Promise<Lo
 
 // --- Parsing locator code back (replay) -------------------------------------------
 
-type Arg = string | number | boolean | RegExp | { [k: string]: Arg };
+type Call = { m: string; args: Arg[] };
+/** `{ __chain }`: a nested locator expression, e.g. filter({ has: page.getByRole('heading', ...) }). */
+type Arg = string | number | boolean | RegExp | { __chain: Call[] } | { [k: string]: Arg };
 
 class CodeParser {
   private i = 0;
@@ -91,6 +93,10 @@ class CodeParser {
   }
   value(): Arg {
     this.ws();
+    if (/^page\s*\./.test(this.s.slice(this.i))) {
+      this.ident();
+      return { __chain: this.calls() };
+    }
     const c = this.s[this.i];
     if (c === "'" || c === '"') {
       let out = '';
@@ -129,10 +135,16 @@ class CodeParser {
     this.i += m[0].length;
     return m[0] === 'true' ? true : m[0] === 'false' ? false : Number(m[0]);
   }
-  chain(): { m: string; args: Arg[] }[] {
+  chain(): Call[] {
     const root = this.ident();
     if (root !== 'page') throw new Error(`locator code must start with page. (${this.s})`);
-    const calls: { m: string; args: Arg[] }[] = [];
+    const calls = this.calls();
+    this.ws();
+    if (this.i < this.s.length) throw new Error(`unexpected trailing text in ${this.s}`);
+    return calls;
+  }
+  private calls(): Call[] {
+    const calls: Call[] = [];
     while (this.eat('.')) {
       const m = this.ident();
       this.expect('(');
@@ -143,8 +155,6 @@ class CodeParser {
       }
       calls.push({ m, args });
     }
-    this.ws();
-    if (this.i < this.s.length) throw new Error(`unexpected trailing text in ${this.s}`);
     return calls;
   }
 }
@@ -153,13 +163,24 @@ const ALLOWED = new Set(['getByRole', 'getByText', 'getByLabel', 'getByPlacehold
 
 /** Build the Locator a recorded code string describes (only locator-building calls are allowed). */
 export function locatorFromCode(page: Page, code: string): Locator {
-  const calls = new CodeParser(code).chain();
+  return fromCalls(page, new CodeParser(code).chain(), code);
+}
+
+function resolveArg(page: Page, a: Arg, code: string): unknown {
+  if (a && typeof a === 'object' && !(a instanceof RegExp)) {
+    if ('__chain' in a) return fromCalls(page, (a as { __chain: Call[] }).__chain, code);
+    return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, resolveArg(page, v as Arg, code)]));
+  }
+  return a;
+}
+
+function fromCalls(page: Page, calls: Call[], code: string): Locator {
   let cur: Page | Locator | FrameLocator = page;
   for (const { m, args } of calls) {
     if (!ALLOWED.has(m)) throw new Error(`${m}() is not a locator method`);
     const fn = (cur as unknown as Record<string, (...a: unknown[]) => unknown>)[m];
     if (typeof fn !== 'function') throw new Error(`${m}() cannot follow the previous call in ${code}`);
-    cur = fn.apply(cur, args) as Locator;
+    cur = fn.apply(cur, args.map((x) => resolveArg(page, x, code))) as Locator;
   }
   if (!('evaluateAll' in cur)) throw new Error(`${code} does not end in an element locator`);
   return cur as Locator;

@@ -21,6 +21,7 @@ export * from './inspect/frames.js';
 export * from './dom/serializer.js';
 export * from './locators/steps.js';
 export * from './locators/locators.js';
+export { generatedReason, isGenerated, type TokenKind } from './bridge/injected/generated-ids.js';
 export * from './settle.js';
 export * from './targeting/spec.js';
 export * from './targeting/tree-match.js';

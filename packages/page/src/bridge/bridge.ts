@@ -34,6 +34,7 @@ interface BridgeErrorResult {
 }
 
 const CALL = 'function(op, args, ...extra) { return globalThis.__ariadne.run(op, args, ...extra); }';
+const CALL_WAIT = 'function(op, args, ms) { return globalThis.__ariadne.runWait(op, args, ms); }';
 const CONTEXT_LOST = /Cannot find context|context was destroyed|Execution context|Could not find object|No frame|Frame with the given id|Target closed|Session closed|has been closed|detached/i;
 
 export class BridgeContextLost extends Error {}
@@ -209,6 +210,32 @@ export class Bridge {
       const desc = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
       throw new AppError('internal_error', `bridge ${op} threw: ${desc.split('\n')[0]}`);
     }
+    const value = res.result.value as T | BridgeErrorResult | { __miss: true };
+    if (value && typeof value === 'object' && '__error' in value) {
+      const e = (value as BridgeErrorResult).__error;
+      throw new AppError(e.code as ErrorCode, e.message, e.details);
+    }
+    return value as T | { __miss: true };
+  }
+
+  /** Worlds already set up (no CDP call): for calls issued together with their hand-off. */
+  knownWorlds(): World[] {
+    return [...this.worlds.values()];
+  }
+
+  /**
+   * Like call(), but the page waits up to `waitMs` for the slot's hand-off, so the
+   * hand-off and this call can be sent at the same time. A miss when it never came.
+   */
+  async callWaiting<T>(world: World, op: string, args: Record<string, unknown>, waitMs: number): Promise<T | { __miss: true }> {
+    const res = await world.session.send('Runtime.callFunctionOn', {
+      executionContextId: world.contextId,
+      functionDeclaration: CALL_WAIT,
+      arguments: [{ value: op }, { value: args }, { value: waitMs }],
+      returnByValue: true,
+      awaitPromise: true,
+    });
+    if (res.exceptionDetails) return { __miss: true };
     const value = res.result.value as T | BridgeErrorResult | { __miss: true };
     if (value && typeof value === 'object' && '__error' in value) {
       const e = (value as BridgeErrorResult).__error;

@@ -9,7 +9,7 @@ export type LocatorStep =
   | { m: 'getByTestId'; value: string }
   | { m: 'locator'; selector: string }
   | { m: 'getByLabel' | 'getByPlaceholder' | 'getByAltText' | 'getByTitle' | 'getByText'; text: string; exact?: boolean }
-  | { m: 'filter'; hasText: string }
+  | { m: 'filter'; hasText?: string; /** hasText as a RegExp source (the whole text of the container). */ hasTextRegex?: string; has?: LocatorStep[] }
   | { m: 'nth'; index: number };
 
 /** A JS string literal in Playwright's style (single quotes). */
@@ -30,8 +30,15 @@ function renderStep(s: LocatorStep): string {
     }
     case 'getByTestId':
       return `getByTestId(${quote(s.value)})`;
-    case 'filter':
-      return `filter({ hasText: ${quote(s.hasText)} })`;
+    case 'filter': {
+      // `has` anchors on an exact heading / text inside the container: a near-duplicate
+      // ("Desk Lamp Pro" beside "Desk Lamp") does not match it, a hasText substring would.
+      const parts: string[] = [];
+      if (s.has) parts.push(`has: ${renderSteps(s.has)}`);
+      if (s.hasText !== undefined) parts.push(`hasText: ${quote(s.hasText)}`);
+      if (s.hasTextRegex !== undefined) parts.push(`hasText: /${s.hasTextRegex.replace(/\//g, '\\/')}/`);
+      return `filter({ ${parts.join(', ')} })`;
+    }
     case 'nth':
       return `nth(${s.index})`;
     default:
@@ -62,7 +69,8 @@ export function buildLocator(page: Page, steps: LocatorStep[]): Locator {
         cur = cur.getByTestId(s.value);
         break;
       case 'filter':
-        cur = (cur as Locator).filter({ hasText: s.hasText });
+        // The inner locator is built from the page (relative to the outer element), as the rendered code does.
+        cur = (cur as Locator).filter({ ...(s.hasText !== undefined ? { hasText: s.hasText } : {}), ...(s.hasTextRegex !== undefined ? { hasText: new RegExp(s.hasTextRegex) } : {}), ...(s.has ? { has: buildLocator(page, s.has) } : {}) });
         break;
       case 'nth':
         cur = (cur as Locator).nth(s.index);

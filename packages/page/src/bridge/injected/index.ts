@@ -23,6 +23,8 @@ interface Caught {
 }
 
 const caught = new Map<string, Caught[]>();
+/** runWait() calls waiting for their slot's hand-off (issued concurrently with it). */
+const waiters = new Map<string, () => void>();
 
 function install(eventName: string): boolean {
   window.addEventListener(
@@ -41,6 +43,7 @@ function install(eventName: string): boolean {
         if (caught.size > 64) caught.delete(caught.keys().next().value as string);
       }
       list.push({ tag: tag ?? '', el: el as Element });
+      waiters.get(slot)?.();
       // The element's own listeners have no business with this event.
       e.stopImmediatePropagation();
     },
@@ -64,7 +67,7 @@ function targetOf(list: Caught[]): Element {
 }
 
 /** Ops whose caught list must hold the target itself (other worlds may only hold path refs). */
-const TARGET_OPS = new Set(['container', 'pattern', 'anchors', 'locatorFacts', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
+const TARGET_OPS = new Set(['container', 'pattern', 'anchors', 'locatorFacts', 'locatorCandidates', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
 
 const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) => unknown> = {
   container: (a, list) => {
@@ -109,4 +112,25 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
 OPS.ping = () => ({ ok: true, url: location.href });
 OPS.selectorFor = (_a, _l, extra) => bestSelector(extra[0] as Element);
 
-(globalThis as any).__ariadne = { install, run };
+/**
+ * run() once the slot's hand-off has arrived, waiting up to `ms` for it: the host sends
+ * this call and the hand-off at the same time (one round trip instead of two). A world
+ * the element does not live in answers a miss when the wait ends.
+ */
+function runWait(op: string, args: Args, ms: number): unknown {
+  const slot = args.slot;
+  if (!slot || caught.has(slot)) return run(op, args);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      waiters.delete(slot);
+      resolve({ __miss: true });
+    }, Math.min(Math.max(ms, 0), 5000));
+    waiters.set(slot, () => {
+      waiters.delete(slot);
+      clearTimeout(timer);
+      resolve(run(op, args));
+    });
+  });
+}
+
+(globalThis as any).__ariadne = { install, run, runWait };

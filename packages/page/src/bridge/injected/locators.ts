@@ -1,40 +1,23 @@
-// Facts for locator synthesis, gathered in one pass around the target: the stable
-// containers above it (test ids, ids, landmark roles, semantic tags, classes, plain
-// structure), how many elements each container locator would match on the page, and
-// which texts inside the target's container occur in no other match (content filters
-// for filter({ hasText })). The host composes candidates from these and proves each
-// one on the live page; nothing here is trusted without that proof.
+// Locator synthesis in the page, in one round trip: facts around the target (stable
+// containers above it: test ids, ids, landmark roles, semantic and custom-element tags,
+// classes, plain structure; anchors that tell a container from its look-alikes; the
+// target's own label / placeholder / test id), candidate locators drafted from them
+// (../../locators/drafts.ts), every candidate MATCHED here with Playwright's semantics
+// for the steps we emit (count, identity), checked against a near-duplicate, and given
+// its weaknesses and score. The host then proves the best few with Playwright itself;
+// nothing here is returned to a client without that proof.
+//
+// Generated ids, classes and test ids (generated-ids.ts) are never used as anchors.
 
-import { deepContains, deepQueryAll, elementText, isHeading, isVisible, labelOf, normText, parentOf, roleOf, tagOf, testIdOf, truncate, TEST_ID_ATTRS } from './dom.js';
+import { deepContains, deepQueryAll, elementText, isHeading, isVisible, labelOf, normText, parentOf, roleOf, tagOf, testIdOf, truncate, walk, TEST_ID_ATTRS } from './dom.js';
 import { bestSelector, stableClasses, deepMatches } from './selectors.js';
+import { generatedReason } from './generated-ids.js';
+import type { LocatorStep } from '../../locators/steps.js';
+import { drafts, scoreOf, weaknessesOf, type Anchor, type ContainerFacts, type Draft, type Facts, type Weakness } from '../../locators/drafts.js';
 
-export type Step =
-  | { m: 'getByRole'; role: string; name?: string; exact?: boolean }
-  | { m: 'getByTestId'; value: string }
-  | { m: 'locator'; selector: string }
-  | { m: 'getByLabel' | 'getByPlaceholder' | 'getByAltText' | 'getByTitle' | 'getByText'; text: string; exact?: boolean };
-
-export interface ContainerCandidate {
-  level: number;
-  kind: 'testid' | 'test-attr' | 'id' | 'role' | 'tag' | 'class' | 'structural';
-  step: Step;
-  tag: string;
-  matchCount: number;
-  /** Texts of this container found in no other match, best first. */
-  filterTexts: string[];
-  /** When filterTexts is empty only because ancestors match too: texts unique among the rest. */
-  nestedFilterTexts?: string[];
-  /** Elements inside with the target's tag and label (the target included): above 1, role + name inside is not unique. */
-  similarInside: number;
-}
-
-export interface LocatorFacts {
-  tag: string;
-  markupRole?: string;
-  own: { testId?: { attr: string; value: string }; labels: string[]; placeholder?: string; alt?: string; title?: string; text?: string };
-  containers: ContainerCandidate[];
-  css: string;
-}
+type Step = LocatorStep;
+type ContainerCandidate = ContainerFacts;
+export type LocatorFacts = Facts;
 
 const LANDMARK_ROLES = new Set(['listitem', 'row', 'article', 'region', 'form', 'navigation', 'dialog', 'group', 'complementary', 'tabpanel', 'banner', 'contentinfo', 'main', 'listbox', 'menu', 'table', 'list']);
 const SEMANTIC_TAGS = new Set(['article', 'section', 'form', 'nav', 'aside', 'header', 'footer', 'main', 'li', 'tr', 'fieldset', 'dialog', 'table', 'ul', 'ol', 'details', 'figure', 'tbody']);
@@ -48,62 +31,80 @@ function ariaLabel(el: Element): string | undefined {
   return v && v.trim() ? normText(v) : undefined;
 }
 
-/** Texts inside `c` usable as content filters, best first: headings, labels, test-id'd text, then other text. */
-function textCandidates(c: Element, target: Element, cache: Map<Node, string>, max: number): string[] {
-  const headings: string[] = [];
-  const strong: string[] = [];
-  const other: string[] = [];
+/** Texts inside `c` that could anchor it, best first: headings, labels / cells / test-id'd text, then other text. */
+function anchorCandidates(c: Element, target: Element, cache: Map<Node, string>, max: number): Anchor[] {
+  const headings: Anchor[] = [];
+  const strong: Anchor[] = [];
+  const other: Anchor[] = [];
   const seen = new Set<string>();
-  const add = (list: string[], raw: string) => {
+  const add = (list: Anchor[], raw: string, kind: Anchor['kind']) => {
     const t = normText(raw);
-    if (t.length < 2 || t.length > 80 || seen.has(t.toLowerCase())) return;
-    seen.add(t.toLowerCase());
-    list.push(t);
+    if (t.length < 2 || t.length > 80 || seen.has(t)) return;
+    seen.add(t);
+    list.push({ text: t, kind });
   };
   let visited = 0;
-  const rec = (el: Element) => {
+  const rec = (el: Element | ShadowRoot) => {
     for (let ch = el.firstElementChild; ch; ch = ch.nextElementSibling) {
       if (++visited > 3000) return;
       const tag = tagOf(ch);
       if (tag === 'script' || tag === 'style' || tag === 'template') continue;
-      if (ch !== target && isVisible(ch)) {
-        if (isHeading(ch)) add(headings, elementText(ch, cache));
-        else if (tag === 'label' || tag === 'legend' || tag === 'th' || tag === 'dt' || tag === 'caption' || testIdOf(ch)) add(strong, elementText(ch, cache));
+      if (ch !== target && !deepContains(ch, target) && isVisible(ch)) {
+        const full = normText(elementText(ch, cache));
+        if (isHeading(ch)) add(headings, labelOf(ch, cache) || full, 'heading');
+        else if (tag === 'label' || tag === 'legend' || tag === 'th' || tag === 'td' || tag === 'dt' || tag === 'caption' || testIdOf(ch)) add(strong, full, 'text');
         let own = '';
         for (let n = ch.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) own += n.nodeValue ?? '';
-        if (own.trim()) add(other, own);
+        // A text node that is the element's whole text can be matched exactly (getByText exact).
+        if (own.trim()) add(other, own, normText(own) === full ? 'text' : 'own');
       }
       rec(ch);
-      if (ch.shadowRoot) rec(ch.shadowRoot as unknown as Element);
+      if (ch.shadowRoot) rec(ch.shadowRoot);
     }
   };
   // The container's own text first among the plain texts (a list item's label).
   let ownText = '';
   for (let n = c.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) ownText += n.nodeValue ?? '';
-  if (ownText.trim()) add(other, ownText);
+  if (ownText.trim()) add(other, ownText, 'own');
   rec(c);
-  if (c.shadowRoot) rec(c.shadowRoot as unknown as Element);
+  if (c.shadowRoot) rec(c.shadowRoot);
   return [...headings, ...strong, ...other].slice(0, max);
 }
 
 /**
- * Texts of `c` that no other match contains. With `skipAncestors`, matches that are
- * ancestors of `c` do not count (nested lists: the outer item contains the inner's
- * text); such a filter needs an outer container to scope it.
+ * Anchors of `c` among `matches`, best first. Exact anchors (a heading's name, an
+ * element's whole text) are kept even when a look-alike contains them as a substring
+ * ("Desk Lamp" in "Desk Lamp Pro"): the matcher decides. A substring anchor is kept
+ * only when no other match contains it. With `skipAncestors`, matches that are
+ * ancestors of `c` do not count (nested lists).
  */
-function uniqueTexts(c: Element, matches: Element[], target: Element, cache: Map<Node, string>, skipAncestors = false): string[] {
+function anchorsOf(c: Element, matches: Element[], target: Element, cache: Map<Node, string>, skipAncestors = false): Anchor[] {
   if (matches.length <= 1) return [];
   const others = matches.filter((m) => m !== c && !(skipAncestors && deepContains(m, c))).map((m) => lower(elementText(m, cache)));
   const mine = lower(elementText(c, cache));
-  const out: string[] = [];
-  for (const t of textCandidates(c, target, cache, 40)) {
-    const k = t.toLowerCase();
-    if (!mine.includes(k)) continue;
-    if (others.some((o) => o.includes(k))) continue;
-    out.push(truncate(t, 80));
-    if (out.length >= 3) break;
+  const tName = lower(labelOf(target, cache));
+  const scored: { a: Anchor; hits: number; i: number }[] = [];
+  anchorCandidates(c, target, cache, 40).forEach((a, i) => {
+    const k = a.text.toLowerCase();
+    if (!mine.includes(k) || k === tName) return;
+    const hits = others.reduce((n, o) => n + (o.includes(k) ? 1 : 0), 0);
+    if (a.kind === 'own' && hits > 0) return;
+    // Exact anchors found nowhere else first, then exact ones others hold as a substring.
+    if (hits > 0 && hits >= others.length) return;
+    scored.push({ a: { ...a, text: truncate(a.text, 80) }, hits: hits ? 1 : 0, i });
+  });
+  // The container's whole text, exactly, when short and no look-alike's is the same: the
+  // exact anchor for a row whose label is its own text beside the target ("Desk Lamp" + Remove
+  // vs "Desk Lamp Pro" + Remove), where only a substring filter could say "Desk Lamp".
+  const whole = normText(elementText(c, cache));
+  if (whole.length >= 2 && whole.length <= 80 && !scored.some((x) => x.hits === 0 && x.a.kind !== 'own')) {
+    const w = whole.toLowerCase();
+    const others2 = matches.filter((m) => m !== c && !(skipAncestors && deepContains(m, c)));
+    if (!others2.some((m) => lower(elementText(m, cache)) === w)) scored.push({ a: { text: whole, kind: 'whole' }, hits: 0, i: 999 });
   }
-  return out;
+  const rank = (a: Anchor) => (a.kind === 'own' ? 2 : a.kind === 'whole' ? 1 : 0);
+  scored.sort((x, y) => x.hits - y.hits || rank(x.a) - rank(y.a) || x.i - y.i);
+  return scored.slice(0, 3).map((s) => s.a);
 }
 
 // Tags with each implicit role, so role matches come from a CSS prefilter, not a full scan.
@@ -139,31 +140,34 @@ function containersOf(target: Element, cache: Map<Node, string>): ContainerCandi
     const tag = tagOf(c);
     const push = (kind: ContainerCandidate['kind'], step: Step, matches: Element[] | null) => {
       if (!matches || !matches.includes(c)) return;
-      const filterTexts = uniqueTexts(c, matches, target, cache);
-      const cand: ContainerCandidate = { level, kind, step, tag, matchCount: matches.length, filterTexts, similarInside: similarIn(c) };
-      if (!filterTexts.length && matches.some((m) => m !== c && deepContains(m, c))) {
-        const nested = uniqueTexts(c, matches, target, cache, true);
-        if (nested.length) cand.nestedFilterTexts = nested;
+      const nested = matches.some((m) => m !== c && deepContains(m, c));
+      const anchors = anchorsOf(c, matches, target, cache);
+      const cand: ContainerCandidate = { level, kind, step, tag, matchCount: matches.length, anchors, similarInside: similarIn(c) };
+      if (nested) {
+        const inner = anchorsOf(c, matches, target, cache, true);
+        if (inner.length) cand.nestedAnchors = inner;
       }
       out.push(cand);
     };
+    // Generated values (per build, per render, per session) are never anchors.
     const tid = c.getAttribute('data-testid');
-    if (tid) push('testid', { m: 'getByTestId', value: tid }, deepMatches(document, `[data-testid="${CSS.escape(tid)}"]`, 5000));
+    if (tid && !generatedReason(tid, 'testid')) push('testid', { m: 'getByTestId', value: tid }, deepMatches(document, `[data-testid="${CSS.escape(tid)}"]`, 5000));
     for (const a of TEST_ID_ATTRS) {
       if (a === 'data-testid') continue;
       const v = c.getAttribute(a);
-      if (v) {
+      if (v && !generatedReason(v, 'testid')) {
         const sel = `[${a}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
         push('test-attr', { m: 'locator', selector: sel }, deepMatches(document, sel, 5000));
       }
     }
     const id = c.getAttribute('id');
-    if (id && /^[A-Za-z][\w-]*$/.test(id) && !/\d{4,}/.test(id)) push('id', { m: 'locator', selector: `#${id}` }, deepMatches(document, `#${CSS.escape(id)}`, 5000));
+    if (id && /^[A-Za-z][\w-]*$/.test(id) && !generatedReason(id, 'id')) push('id', { m: 'locator', selector: `#${id}` }, deepMatches(document, `#${CSS.escape(id)}`, 5000));
     const role = roleOf(c);
     const label = ariaLabel(c);
     if (role && LANDMARK_ROLES.has(role) && (!NAMED_ONLY.has(role) || label)) {
       push('role', { m: 'getByRole', role, ...(label ? { name: label, exact: true } : {}) }, roleMatches(role, label));
-    } else if (SEMANTIC_TAGS.has(tag)) {
+    } else if (SEMANTIC_TAGS.has(tag) || (tag.includes('-') && /^[a-z][a-z0-9-]*$/.test(tag))) {
+      // Semantic tags, and custom elements (a web component's tag is its stable name).
       push('tag', { m: 'locator', selector: tag }, deepMatches(document, tag, 5000));
     }
     const cls = stableClasses(c)[0];
@@ -173,7 +177,7 @@ function containersOf(target: Element, cache: Map<Node, string>): ContainerCandi
     if (p && p.shadowRoot == null && c.parentNode === p) {
       const pid = p.getAttribute('id');
       const ptid = testIdOf(p);
-      const psel = pid && /^[A-Za-z][\w-]*$/.test(pid) ? `#${pid}` : ptid ? `[${ptid.attr}="${ptid.value.replace(/"/g, '\\"')}"]` : tagOf(p);
+      const psel = pid && /^[A-Za-z][\w-]*$/.test(pid) && !generatedReason(pid, 'id') ? `#${pid}` : ptid && !generatedReason(ptid.value, 'testid') ? `[${ptid.attr}="${ptid.value.replace(/"/g, '\\"')}"]` : tagOf(p);
       const sel = `${psel} > ${tag}`;
       push('structural', { m: 'locator', selector: sel }, deepMatches(document, sel, 5000));
     }
@@ -187,7 +191,7 @@ export function locatorFacts(target: Element): LocatorFacts {
   const labels = (target as HTMLInputElement).labels ? Array.from((target as HTMLInputElement).labels ?? []).map((l) => normText(elementText(l, cache))).filter(Boolean) : [];
   const own: LocatorFacts['own'] = { labels };
   const tid = testIdOf(target);
-  if (tid) own.testId = tid;
+  if (tid && !generatedReason(tid.value, 'testid')) own.testId = tid;
   const ph = target.getAttribute('placeholder');
   if (ph) own.placeholder = normText(ph);
   const alt = target.getAttribute('alt');
@@ -205,6 +209,308 @@ export function locatorFacts(target: Element): LocatorFacts {
   };
 }
 
+// --- Matching candidates in the page ---------------------------------------------
+// The steps we emit, with Playwright's semantics: getByRole skips elements hidden from
+// the accessibility tree; names and getByText/getByLabel/... compare whitespace-
+// normalised text, case-sensitively and whole when exact, as a case-insensitive
+// substring otherwise; filter({ hasText }) is a substring of the element's text;
+// filter({ has }) runs the inner steps inside the element; open shadow roots are
+// pierced. Accessible names of other elements are approximated from the markup
+// (labelOf); the target's own is the snapshot's (Playwright's). An approximation can
+// only cost a candidate here: the host proves the survivors with Playwright.
+
+interface MatchCtx {
+  target: Element;
+  name?: string;
+  cache: Map<Node, string>;
+  roles: Map<Element, string | undefined>;
+  names: Map<Element, string>;
+  hidden: Map<Element, boolean>;
+  subtree: Map<Document | Element, Element[]>;
+  /** Near-duplicate view: inside (or around) `scope`, `text` reads `text + EXTENSION`. */
+  dup?: { text: string; scope: Element };
+}
+
+const EXTENSION = ' Plus';
+
+function subtreeOf(ctx: MatchCtx, scope: Document | Element): Element[] {
+  let hit = ctx.subtree.get(scope);
+  if (!hit) {
+    hit = [];
+    const list = hit;
+    walk(scope, (el) => {
+      list.push(el);
+    }, 60_000);
+    ctx.subtree.set(scope, hit);
+  }
+  return hit;
+}
+
+function dupView(ctx: MatchCtx, el: Element, text: string): string {
+  const d = ctx.dup;
+  if (!d || !text.includes(d.text)) return text;
+  if (!deepContains(d.scope, el) && !deepContains(el, d.scope)) return text;
+  return text.split(d.text).join(d.text + EXTENSION);
+}
+
+const normCache = new WeakMap<Map<Node, string>, Map<Element, string>>();
+
+/** Normalised text, cached per call (a body's text is long: normalising it per draft would dominate). */
+function textOf(ctx: MatchCtx, el: Element): string {
+  let m = normCache.get(ctx.cache);
+  if (!m) normCache.set(ctx.cache, (m = new Map()));
+  let t = m.get(el);
+  if (t === undefined) {
+    t = normText(elementText(el, ctx.cache));
+    m.set(el, t);
+  }
+  return dupView(ctx, el, t);
+}
+
+function nameOf(ctx: MatchCtx, el: Element): string {
+  let n = ctx.names.get(el);
+  if (n === undefined) {
+    n = el === ctx.target && ctx.name !== undefined ? ctx.name : labelOf(el, ctx.cache);
+    ctx.names.set(el, n);
+  }
+  return dupView(ctx, el, n);
+}
+
+function roleOfCached(ctx: MatchCtx, el: Element): string | undefined {
+  if (!ctx.roles.has(el)) ctx.roles.set(el, roleOf(el));
+  return ctx.roles.get(el);
+}
+
+/** Hidden from the accessibility tree (Playwright's getByRole skips these). */
+function ariaHidden(ctx: MatchCtx, el: Element): boolean {
+  let h = ctx.hidden.get(el);
+  if (h === undefined) {
+    const p = parentOf(el);
+    h = el.getAttribute('aria-hidden') === 'true' || (typeof (el as HTMLElement).checkVisibility === 'function' && !(el as HTMLElement).checkVisibility({ visibilityProperty: true } as never)) || (!!p && ariaHidden(ctx, p));
+    ctx.hidden.set(el, h);
+  }
+  return h;
+}
+
+/** `actual` is already whitespace-normalised. */
+function textMatches(actual: string, wanted: string, exact?: boolean): boolean {
+  const w = normText(wanted);
+  if (exact) return actual === w;
+  if (actual.length < w.length) return false;
+  return actual.toLowerCase().includes(w.toLowerCase());
+}
+
+const TEXT_SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
+
+function labelTexts(ctx: MatchCtx, el: Element): string[] {
+  const out: string[] = [];
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of Array.from(labels)) out.push(dupView(ctx, l, normText(elementText(l, ctx.cache))));
+  const by = el.getAttribute('aria-labelledby');
+  if (by) {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const parts = by.split(/\s+/).map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id)).filter(Boolean) as Element[];
+    if (parts.length) out.push(parts.map((n) => dupView(ctx, n, normText(elementText(n, ctx.cache)))).join(' '));
+  }
+  const aria = el.getAttribute('aria-label');
+  if (aria) out.push(dupView(ctx, el, normText(aria)));
+  return out;
+}
+
+const ROLE_PREFILTER: Record<string, string> = {
+  button: 'button,input,summary', link: 'a,area', textbox: 'input,textarea', searchbox: 'input', checkbox: 'input', radio: 'input',
+  combobox: 'select,input', listbox: 'select,datalist', option: 'option', heading: 'h1,h2,h3,h4,h5,h6', listitem: 'li', list: 'ul,ol,menu',
+  row: 'tr', cell: 'td', columnheader: 'th', table: 'table', img: 'img', navigation: 'nav', main: 'main', form: 'form', dialog: 'dialog',
+  article: 'article', region: 'section', complementary: 'aside', banner: 'header', contentinfo: 'footer', slider: 'input', spinbutton: 'input',
+  group: 'fieldset,details', progressbar: 'progress', separator: 'hr', tab: 'button', menuitem: 'button,a', switch: 'input,button',
+};
+
+/** Elements of the scope's subtree (shadow roots pierced, the scope itself excluded) matching a CSS selector, cached per call. */
+function prefiltered(ctx: MatchCtx, scope: Document | Element, selector: string): Element[] {
+  const key = `${selector}\u0000`;
+  let per = (ctx as MatchCtx & { pre?: Map<Document | Element, Map<string, Element[]>> }).pre;
+  if (!per) per = (ctx as MatchCtx & { pre?: Map<Document | Element, Map<string, Element[]>> }).pre = new Map();
+  let m = per.get(scope);
+  if (!m) per.set(scope, (m = new Map()));
+  let hit = m.get(key);
+  if (!hit) {
+    hit = deepQueryAll(scope, selector, 60_000).filter((e) => e !== scope);
+    m.set(key, hit);
+  }
+  return hit;
+}
+
+function applyStep(ctx: MatchCtx, step: Step, scopes: (Document | Element)[]): Element[] {
+  const out = new Set<Element>();
+  const each = (pred: (el: Element) => boolean) => {
+    for (const sc of scopes) for (const el of subtreeOf(ctx, sc)) if (!out.has(el) && pred(el)) out.add(el);
+  };
+  switch (step.m) {
+    case 'getByRole': {
+      const pred = (el: Element) => roleOfCached(ctx, el) === step.role && (step.name === undefined || textMatches(nameOf(ctx, el), step.name, step.exact)) && !ariaHidden(ctx, el);
+      // A CSS prefilter of the tags that can carry the role (then the exact role check): no full scan.
+      const sel = ROLE_PREFILTER[step.role];
+      if (sel) for (const sc of scopes) for (const el of prefiltered(ctx, sc, `${sel},[role="${step.role}"]`)) if (!out.has(el) && pred(el)) out.add(el);
+      else each(pred);
+      break;
+    }
+    case 'getByTestId':
+      for (const sc of scopes) for (const el of prefiltered(ctx, sc, `[data-testid="${CSS.escape(step.value)}"]`)) out.add(el);
+      break;
+    case 'locator':
+      for (const sc of scopes) for (const el of deepMatches(sc, step.selector, 60_000) ?? []) out.add(el);
+      break;
+    case 'getByLabel':
+      each((el) => labelTexts(ctx, el).some((t) => textMatches(t, step.text, step.exact)));
+      break;
+    case 'getByPlaceholder':
+    case 'getByAltText':
+    case 'getByTitle': {
+      const attr = step.m === 'getByPlaceholder' ? 'placeholder' : step.m === 'getByAltText' ? 'alt' : 'title';
+      each((el) => {
+        const v = el.getAttribute(attr);
+        return v !== null && textMatches(dupView(ctx, el, normText(v)), step.text, step.exact);
+      });
+      break;
+    }
+    case 'getByText':
+      // Playwright's text engine: the element's text matches and no child element's does.
+      each((el) => {
+        if (TEXT_SKIP.has(tagOf(el)) || !textMatches(textOf(ctx, el), step.text, step.exact)) return false;
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (textMatches(textOf(ctx, c), step.text, step.exact)) return false;
+        return true;
+      });
+      break;
+    case 'filter':
+      for (const sc of scopes) {
+        if (sc.nodeType !== 1) continue;
+        const el = sc as Element;
+        if (step.hasText !== undefined && !textMatches(textOf(ctx, el), step.hasText, false)) continue;
+        if (step.hasTextRegex !== undefined && !safeRegex(step.hasTextRegex).test(textOf(ctx, el))) continue;
+        if (step.has && !runSteps(ctx, step.has, [el]).length) continue;
+        out.add(el);
+      }
+      break;
+    case 'nth': {
+      const el = scopes[step.index < 0 ? scopes.length + step.index : step.index];
+      if (el && el.nodeType === 1) out.add(el as Element);
+      break;
+    }
+    case 'frameLocator':
+      break;
+  }
+  return [...out];
+}
+
+function safeRegex(src: string): RegExp {
+  try {
+    return new RegExp(src);
+  } catch {
+    return /$^/;
+  }
+}
+
+function runSteps(ctx: MatchCtx, steps: Step[], scopes: (Document | Element)[]): Element[] {
+  let cur = scopes;
+  for (const s of steps) {
+    cur = applyStep(ctx, s, cur);
+    if (!cur.length) return [];
+  }
+  return cur as Element[];
+}
+
+function ancestorAt(el: Element, level: number): Element {
+  let cur = el;
+  for (let i = 0; i < level; i++) cur = parentOf(cur) ?? cur;
+  return cur;
+}
+
+export interface MatchedCandidate {
+  steps: Step[];
+  strategy: Draft['strategy'];
+  key: string;
+  why: string[];
+  weaknesses: Weakness[];
+  score: number;
+  fragile: boolean;
+  /** In-page match: how many elements, and whether the one is the target. */
+  matches: number;
+  sameElement: boolean;
+  nearDuplicate: 'distinct' | 'also-matches' | 'no-text-anchor';
+}
+
+export interface CandidatesResult {
+  tag: string;
+  candidates: MatchedCandidate[];
+  rejected: { steps: Step[]; reason: string }[];
+  considered: number;
+  nth?: { steps: Step[]; index: number; of: number };
+  ms: number;
+}
+
+/**
+ * Draft every candidate, match each in the page, check each unique one against a
+ * near-duplicate, score it. The near-duplicate check needs no page mutation: a sibling
+ * copy of the container whose anchor text is extended ("Desk Lamp" -> "Desk Lamp Plus")
+ * is the container itself as seen with that text extended, so the candidate is matched
+ * again under that view (dupView); if it still selects the target, it would select the
+ * copy too. Inserting a real copy would fire the app's MutationObservers, run custom-
+ * element constructors, duplicate ids, and disturb frameworks that own the DOM.
+ */
+export function locatorCandidates(target: Element, args: { role?: string; name?: string; max?: number }): CandidatesResult {
+  const t0 = performance.now();
+  const facts = locatorFacts(target);
+  const ctx: MatchCtx = { target, name: args.name, cache: new Map(), roles: new Map(), names: new Map(), hidden: new Map(), subtree: new Map() };
+  const all = drafts(facts, args.role, args.name);
+  const seen = new Set<string>();
+  const candidates: MatchedCandidate[] = [];
+  const rejected: CandidatesResult['rejected'] = [];
+  const doc = target.ownerDocument;
+  let considered = 0;
+  for (const d of all) {
+    const sig = JSON.stringify(d.steps);
+    if (seen.has(sig)) continue;
+    seen.add(sig);
+    considered++;
+    ctx.dup = undefined;
+    const m = runSteps(ctx, d.steps, [doc]);
+    if (m.length !== 1 || m[0] !== target) {
+      rejected.push({ steps: d.steps, reason: m.length === 0 ? 'matches nothing' : m.length > 1 ? `matches ${m.length} elements` : 'matches a different element' });
+      continue;
+    }
+    const weaknesses = weaknessesOf(d);
+    let near: MatchedCandidate['nearDuplicate'] = d.anchors.length ? 'distinct' : 'no-text-anchor';
+    for (const a of d.anchors) {
+      ctx.dup = { text: a.text, scope: ancestorAt(target, a.level) };
+      const again = runSteps(ctx, d.steps, [doc]);
+      ctx.dup = undefined;
+      if (again.includes(target)) {
+        near = 'also-matches';
+        const where = a.level ? `a copy of its L${a.level} <${tagOf(ancestorAt(target, a.level))}>` : 'a copy of it';
+        weaknesses.push({ kind: 'near-duplicate', detail: `${where} reading "${a.text}${EXTENSION}" instead of "${a.text}" would match too` });
+      }
+    }
+    const { score, fragile } = scoreOf(d, weaknesses);
+    candidates.push({ steps: d.steps, strategy: d.strategy, key: d.key, why: d.why, weaknesses, score, fragile, matches: 1, sameElement: true, nearDuplicate: near });
+  }
+  // Best score first (a failed near-duplicate check costs its score), draft order on ties.
+  candidates.sort((x, y) => y.score - x.score);
+  // One per idea (key): the best-scoring variant.
+  const keys = new Set<string>();
+  const kept = candidates.filter((c) => (keys.has(c.key) ? false : (keys.add(c.key), true)));
+  const res: CandidatesResult = { tag: facts.tag, candidates: kept, rejected: rejected.slice(0, 20), considered, ms: 0 };
+  // nth() fallback data when nothing else is unique: the target's index among role (+ exact name).
+  if (!kept.length && args.role) {
+    const base: Step = { m: 'getByRole', role: args.role, ...(args.name ? { name: args.name, exact: true } : {}) };
+    const list = runSteps(ctx, [base], [doc]);
+    const index = list.indexOf(target);
+    if (index >= 0) res.nth = { steps: [base, { m: 'nth', index }], index, of: list.length };
+  }
+  res.ms = Math.round(performance.now() - t0);
+  return res;
+}
+
 export const LOCATOR_OPS: Record<string, (args: any, list: { tag: string; el: Element }[] | null, extra: unknown[]) => unknown> = {
   locatorFacts: (_a, list) => locatorFacts(list![0].el),
+  locatorCandidates: (a, list) => locatorCandidates(list!.find((c) => c.tag === 'target')!.el, a),
 };

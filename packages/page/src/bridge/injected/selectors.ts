@@ -3,6 +3,7 @@
 // open shadow root below it, so uniqueness is counted the same way here. Combinators
 // never cross a shadow boundary (native matching does not either).
 
+import { generatedReason } from './generated-ids.js';
 import { allRoots, cssString, isElement, isShadowRoot, tagOf, TEST_ID_ATTRS } from './dom.js';
 
 const SIMPLE_IDENT = /^[A-Za-z_][\w-]*$/;
@@ -10,7 +11,7 @@ const SIMPLE_IDENT = /^[A-Za-z_][\w-]*$/;
 /** Classes that look hand-written (not hashes or generated ids). */
 export function stableClasses(el: Element): string[] {
   const raw = (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
-  return raw.filter((c) => SIMPLE_IDENT.test(c) && c.length <= 30 && !/\d{3,}/.test(c) && !/^(css|sc|jsx|emotion)-/.test(c) && !/[A-Z].*[A-Z].*\d|[a-z]\d[a-z]\d/.test(c));
+  return raw.filter((c) => SIMPLE_IDENT.test(c) && c.length <= 30 && !/\d{3,}/.test(c) && !generatedReason(c, 'class') && !/[A-Z].*[A-Z].*\d|[a-z]\d[a-z]\d/.test(c));
 }
 
 function tagSel(el: Element): string {
@@ -44,10 +45,11 @@ export function attributeCandidates(el: Element): string[] {
   const tag = tagSel(el);
   const out: string[] = [];
   const id = el.getAttribute('id');
-  if (id) out.push(SIMPLE_IDENT.test(id) ? `${tag}#${id}` : `${tag}[id=${cssString(id)}]`);
+  // Generated ids and test ids (per session, per render) are never anchors.
+  if (id && !generatedReason(id, 'id')) out.push(SIMPLE_IDENT.test(id) ? `${tag}#${id}` : `${tag}[id=${cssString(id)}]`);
   for (const a of TEST_ID_ATTRS) {
     const v = el.getAttribute(a);
-    if (v) out.push(`${tag}[${a}=${cssString(v)}]`);
+    if (v && !generatedReason(v, 'testid')) out.push(`${tag}[${a}=${cssString(v)}]`);
   }
   for (const a of ['name', 'aria-label', 'placeholder', 'title', 'alt', 'for', 'type']) {
     const v = el.getAttribute(a);
