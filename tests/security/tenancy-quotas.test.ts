@@ -75,7 +75,7 @@ describe('per-tenant quotas', () => {
   it('caps the requests one tenant may have waiting in the admission queue', async () => {
     // The pool is full (6 + 2). One request of "other" may wait; the second is refused at once.
     const waiting = other().post('/v1/sessions', { queueTimeoutSeconds: 30 });
-    await waitUntil(async () => (await svc.api.get('/v1/pressure')).body.queued === 1, 10_000, 'the request to queue');
+    await waitUntil(async () => (await greedy().get('/v1/pressure')).body.queued === 1, 10_000, 'the request to queue');
     const t0 = Date.now();
     expect429(await other().post('/v1/sessions', { queueTimeoutSeconds: 30 }), 'quota_exceeded', 'max_queued');
     expect(Date.now() - t0).toBeLessThan(5000);
