@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health.js';
 import { streamRoutes } from './routes/stream.js';
 import { runRoutes } from './routes/runs.js';
 import { inboxRoutes } from './routes/inboxes.js';
+import { suiteRoutes } from './routes/suites.js';
 import { openapiTransform } from './openapi-transform.js';
 import type { ServerDeps } from './deps.js';
 
@@ -76,6 +77,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(pageOpRoutes(deps));
   await app.register(runRoutes(deps));
   await app.register(inboxRoutes(deps));
+  await app.register(suiteRoutes(deps));
   await app.register(streamRoutes(deps, {
     pingIntervalMs: deps.config.stream.pingIntervalMs,
     maxMessageBytes: deps.config.bodyLimit,

@@ -49,6 +49,13 @@ export const ERROR_STATUS = {
   email_not_received: 422,
   code_not_found: 422,
   link_not_found: 422,
+  // Saved suites and their deploy webhooks (issue 13).
+  suite_not_found: 404,
+  secrets_key_missing: 409,
+  hook_not_found: 404,
+  invalid_signature: 401,
+  signature_expired: 401,
+  invalid_payload: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

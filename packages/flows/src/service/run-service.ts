@@ -25,6 +25,10 @@ export interface SubmitBody {
   callbackUrl?: string;
   replayOf?: string;
   options?: RunOptions;
+  /** Internal (not in the route schema): variables that are secret whatever their names. */
+  secretNames?: string[];
+  /** Internal: the suite (and trigger) that started this run. */
+  suite?: { id: string; plan: string; trigger?: Record<string, string> };
 }
 
 export interface PlannerDefaults {
@@ -140,6 +144,8 @@ export class RunService {
         ...(model ? { model } : {}),
         ...(body.baseUrl ? { baseUrl: body.baseUrl } : {}),
         ...(variables ? { variables } : {}),
+        ...((body.secretNames ?? base?.request.secretNames)?.length ? { secretNames: body.secretNames ?? base?.request.secretNames } : {}),
+        ...(body.suite ? { suite: body.suite } : {}),
         ...(roles ? { roles } : {}),
         ...(body.callbackUrl ? { callbackUrl: body.callbackUrl } : {}),
         ...(body.replayOf ? { replayOf: body.replayOf } : {}),
