@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type Api, type TestService } from './helpers/service.js';
@@ -213,5 +213,91 @@ describe('generic signed webhooks', () => {
     expect(arr.body.error.code).toBe('invalid_payload');
     expect([await suiteRunCount(), await runCount()]).toEqual(before);
     await waitForRun(ok.body.runs[0]);
+  }, 240_000);
+});
+
+describe('Vercel and Netlify webhooks', () => {
+  const VERCEL_SECRET = `vc-${randomBytes(8).toString('hex')}`;
+  const NETLIFY_SECRET = `nf-${randomBytes(8).toString('hex')}`;
+  let vercelUrl: string;
+  let netlifyUrl: string;
+  let otherSuite: string;
+
+  beforeAll(async () => {
+    const created = await api.post('/v1/suites', {
+      name: 'platform smoke',
+      baseUrl: 'http://127.0.0.1:9/',
+      plans: [{ name: 'unlock', plan, path: 'vault.html' }],
+      variables: { WHO: 'Sam', ACCESS_CODE: 'x1' },
+      options: { trace: false },
+      triggers: [{ type: 'vercel', secret: VERCEL_SECRET, environments: ['production', 'preview'] }, { type: 'netlify', secret: NETLIFY_SECRET }],
+    });
+    expect(created.status).toBe(201);
+    otherSuite = created.body.id;
+    vercelUrl = created.body.triggers[0].url.replace(/^http:\/\/[^/]+/, svc.url);
+    netlifyUrl = created.body.triggers[1].url.replace(/^http:\/\/[^/]+/, svc.url);
+  });
+
+  const vercelEvent = (type: string, id = `evt_${randomBytes(6).toString('hex')}`) => Buffer.from(JSON.stringify({
+    id, type, createdAt: Date.now(), region: 'iad1',
+    payload: {
+      team: { id: 'team_1' }, user: { id: 'user_1' }, project: { id: 'prj_1' }, target: 'production',
+      deployment: { id: 'dpl_1', name: 'shop', url: `${fx.url}/suites/`, inspectorUrl: 'https://vercel.com/acme/shop/dpl_1', meta: { githubCommitSha: 'beefcafe', githubCommitOrg: 'acme', githubCommitRepo: 'shop' } },
+      links: { deployment: 'https://vercel.com/acme/shop/dpl_1', project: 'https://vercel.com/acme/shop' },
+    },
+  }));
+  const vercelSign = (b: Buffer, secret = VERCEL_SECRET) => createHmac('sha1', secret).update(b).digest('hex');
+
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const jwt = (body: Buffer, opts: { secret?: string; alg?: string; iss?: string } = {}) => {
+    const head = b64({ alg: opts.alg ?? 'HS256', typ: 'JWT' });
+    const claims = b64({ iss: opts.iss ?? 'netlify', sha256: createHash('sha256').update(body).digest('hex') });
+    const sig = createHmac('sha256', opts.secret ?? NETLIFY_SECRET).update(`${head}.${claims}`).digest('base64url');
+    return `${head}.${claims}.${opts.alg === 'none' ? '' : sig}`;
+  };
+  const netlifyDeploy = (state: string, id = randomBytes(12).toString('hex')) => Buffer.from(JSON.stringify({
+    id, site_id: 'site-1', build_id: 'b1', state, name: 'shop', url: 'http://shop.netlify.app', ssl_url: 'https://shop.netlify.app',
+    deploy_url: `${fx.url}/suites/`, deploy_ssl_url: `${fx.url}/suites/`, commit_ref: 'ab12cd', branch: 'main', context: 'production',
+    error_message: null, created_at: '2026-11-24T10:00:00.000Z', published_at: null,
+  }));
+
+  it('Vercel: deployment.succeeded starts runs on the deployment URL (once per event id); other events are ignored; bad signatures refused', async () => {
+    const evt = vercelEvent('deployment.succeeded');
+    const first = await deliver(vercelUrl, evt, { 'x-vercel-signature': vercelSign(evt) });
+    expect(first.status).toBe(202);
+    expect(first.body.status).toBe('accepted');
+    const again = await deliver(vercelUrl, evt, { 'x-vercel-signature': vercelSign(evt) });
+    expect(again.body).toMatchObject({ status: 'duplicate', suiteRun: first.body.suiteRun });
+    const history = await api.get(`/v1/suites/${otherSuite}/runs`);
+    expect(history.body.runs[0]).toMatchObject({ id: first.body.suiteRun, trigger: { type: 'vercel', repo: 'acme/shop', sha: 'beefcafe', environment: 'production' } });
+    const before = [(await api.get(`/v1/suites/${otherSuite}/runs`)).body.runs.length, await runCount()];
+    const created = vercelEvent('deployment.created');
+    expect((await deliver(vercelUrl, created, { 'x-vercel-signature': vercelSign(created) })).body.status).toBe('ignored');
+    const forged = await deliver(vercelUrl, evt, { 'x-vercel-signature': vercelSign(evt, 'wrong') });
+    expect(forged.status).toBe(401);
+    expect(forged.body.error.code).toBe('invalid_signature');
+    expect([(await api.get(`/v1/suites/${otherSuite}/runs`)).body.runs.length, await runCount()]).toEqual(before);
+    const run = await waitForRun(first.body.runs[0]);
+    expect(run.url).toBe(`${fx.url}/suites/vault.html`);
+  }, 240_000);
+
+  it('Netlify: a ready deploy starts runs (once per deploy id); other states are ignored; forged or unsigned JWTs refused', async () => {
+    const deploy = netlifyDeploy('ready');
+    const first = await deliver(netlifyUrl, deploy, { 'x-webhook-signature': jwt(deploy) });
+    expect(first.status).toBe(202);
+    expect(first.body.status).toBe('accepted');
+    expect((await deliver(netlifyUrl, deploy, { 'x-webhook-signature': jwt(deploy) })).body.status).toBe('duplicate');
+    const history = await api.get(`/v1/suites/${otherSuite}/runs`);
+    expect(history.body.runs[0]).toMatchObject({ id: first.body.suiteRun, baseUrl: `${fx.url}/suites/`, trigger: { type: 'netlify', sha: 'ab12cd', environment: 'production' } });
+    const before = [history.body.runs.length, await runCount()];
+    const building = netlifyDeploy('building');
+    expect((await deliver(netlifyUrl, building, { 'x-webhook-signature': jwt(building) })).body.status).toBe('ignored');
+    for (const sig of [jwt(deploy, { alg: 'none' }), jwt(deploy, { secret: 'wrong' }), jwt(deploy, { iss: 'someone' }), jwt(netlifyDeploy('ready')), 'not.a-jwt']) {
+      const res = await deliver(netlifyUrl, deploy, { 'x-webhook-signature': sig });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('invalid_signature');
+    }
+    expect([(await api.get(`/v1/suites/${otherSuite}/runs`)).body.runs.length, await runCount()]).toEqual(before);
+    await waitForRun(first.body.runs[0]);
   }, 240_000);
 });

@@ -3068,7 +3068,7 @@ export interface paths {
                                     baseUrl: string;
                                     status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
                                     trigger: {
-                                        /** @description manual, github or generic. */
+                                        /** @description manual, github, vercel, netlify or generic. */
                                         type: string;
                                         repo?: string;
                                         sha?: string;
@@ -3210,11 +3210,11 @@ export interface paths {
                         triggers?: {
                             /** @description On update: an existing trigger's id, to keep its hook URL (and its secret when "secret" is left out). */
                             id?: string;
-                            /** @description github: deployment_status events (X-Hub-Signature-256). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">). */
-                            type: "github" | "generic";
+                            /** @description github: deployment_status events (X-Hub-Signature-256). vercel: deployment.succeeded (x-vercel-signature). netlify: deploy notifications in state ready (x-webhook-signature JWT). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">). */
+                            type: "github" | "vercel" | "netlify" | "generic";
                             /** @description Signing secret shared with the platform (write-only; stored encrypted). */
                             secret?: string;
-                            /** @description github: only deployments to these environments start runs. */
+                            /** @description Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context). */
                             environments?: string[];
                         }[];
                     };
@@ -3296,7 +3296,7 @@ export interface paths {
                                 baseUrl: string;
                                 status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github or generic. */
+                                    /** @description manual, github, vercel, netlify or generic. */
                                     type: string;
                                     repo?: string;
                                     sha?: string;
@@ -3454,7 +3454,7 @@ export interface paths {
                                 baseUrl: string;
                                 status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github or generic. */
+                                    /** @description manual, github, vercel, netlify or generic. */
                                     type: string;
                                     repo?: string;
                                     sha?: string;
@@ -3657,11 +3657,11 @@ export interface paths {
                         triggers?: {
                             /** @description On update: an existing trigger's id, to keep its hook URL (and its secret when "secret" is left out). */
                             id?: string;
-                            /** @description github: deployment_status events (X-Hub-Signature-256). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">). */
-                            type: "github" | "generic";
+                            /** @description github: deployment_status events (X-Hub-Signature-256). vercel: deployment.succeeded (x-vercel-signature). netlify: deploy notifications in state ready (x-webhook-signature JWT). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">). */
+                            type: "github" | "vercel" | "netlify" | "generic";
                             /** @description Signing secret shared with the platform (write-only; stored encrypted). */
                             secret?: string;
-                            /** @description github: only deployments to these environments start runs. */
+                            /** @description Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context). */
                             environments?: string[];
                         }[];
                     };
@@ -3743,7 +3743,7 @@ export interface paths {
                                 baseUrl: string;
                                 status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github or generic. */
+                                    /** @description manual, github, vercel, netlify or generic. */
                                     type: string;
                                     repo?: string;
                                     sha?: string;
@@ -3837,7 +3837,7 @@ export interface paths {
                                 baseUrl: string;
                                 status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github or generic. */
+                                    /** @description manual, github, vercel, netlify or generic. */
                                     type: string;
                                     repo?: string;
                                     sha?: string;
@@ -3929,7 +3929,7 @@ export interface paths {
                             baseUrl: string;
                             status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
                             trigger: {
-                                /** @description manual, github or generic. */
+                                /** @description manual, github, vercel, netlify or generic. */
                                 type: string;
                                 repo?: string;
                                 sha?: string;
@@ -3999,7 +3999,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deploy webhook of a suite trigger (no API key: signed with the trigger's secret). GitHub deployment_status (X-Hub-Signature-256) or generic (X-Ariadne-Signature: t=,v1=) */
+        /** Deploy webhook of a suite trigger (no API key: signed with the trigger's secret): GitHub deployment_status, Vercel deployment.succeeded, Netlify deploy ready, or generic (X-Ariadne-Signature: t=,v1=) */
         post: {
             parameters: {
                 query?: never;

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 // Inbound webhook signatures, checked over the exact raw body bytes, compared in
 // constant time. Each check answers why it failed so the route can give a stable code.
@@ -46,5 +46,42 @@ export function verifyAriadne(secret: string, body: Buffer, header: string | und
   if (!match) return { ok: false, reason: 'mismatch', message: 'X-Ariadne-Signature does not match the body.' };
   // Checked after the MAC, so the timestamp a caller is told about is one it signed.
   if (Math.abs(nowSeconds - Number(t)) > tolerance) return { ok: false, reason: 'expired', message: `The signature's timestamp is more than ${tolerance} s away from the server's clock (a replay, or a clock to fix).` };
+  return { ok: true };
+}
+
+/** Vercel: x-vercel-signature: <hex HMAC-SHA1 of the raw body>. */
+export function verifyVercel(secret: string, body: Buffer, header: string | undefined): SignatureCheck {
+  if (!header) return { ok: false, reason: 'missing', message: 'Missing x-vercel-signature.' };
+  if (!/^[0-9a-fA-F]{40}$/.test(header.trim())) return { ok: false, reason: 'malformed', message: 'x-vercel-signature must be 40 hex digits (HMAC-SHA1).' };
+  const expected = createHmac('sha1', secret).update(body).digest();
+  return equalHex(expected, header.trim()) ? { ok: true } : { ok: false, reason: 'mismatch', message: 'x-vercel-signature does not match the body.' };
+}
+
+const b64url = (b: Buffer) => b.toString('base64').replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+
+/**
+ * Netlify: x-webhook-signature is a JWS (HS256, signed with the secret) whose claims
+ * say iss: "netlify" and sha256: <hex SHA-256 of the raw body>.
+ */
+export function verifyNetlify(secret: string, body: Buffer, header: string | undefined): SignatureCheck {
+  if (!header) return { ok: false, reason: 'missing', message: 'Missing x-webhook-signature.' };
+  const parts = header.trim().split('.');
+  if (parts.length !== 3) return { ok: false, reason: 'malformed', message: 'x-webhook-signature must be a JWT (header.claims.signature).' };
+  let head: { alg?: unknown };
+  let claims: { iss?: unknown; sha256?: unknown };
+  try {
+    head = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed', message: 'x-webhook-signature is not a readable JWT.' };
+  }
+  // Only HS256: never "none", never an algorithm the token picks for itself.
+  if (head.alg !== 'HS256') return { ok: false, reason: 'malformed', message: 'x-webhook-signature must be signed with HS256.' };
+  const expected = Buffer.from(b64url(createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest()));
+  const presented = Buffer.from(parts[2]);
+  if (expected.length !== presented.length || !timingSafeEqual(expected, presented)) return { ok: false, reason: 'mismatch', message: 'x-webhook-signature is not signed with this trigger\'s secret.' };
+  if (claims.iss !== 'netlify') return { ok: false, reason: 'mismatch', message: 'x-webhook-signature was not issued by netlify.' };
+  const digest = createHash('sha256').update(body).digest();
+  if (typeof claims.sha256 !== 'string' || !equalHex(digest, claims.sha256)) return { ok: false, reason: 'mismatch', message: 'x-webhook-signature does not match the body (sha256 claim).' };
   return { ok: true };
 }

@@ -8,7 +8,7 @@ import { open, seal, type Sealed } from './crypto.js';
 // Secrets (the suite's secret variables and its triggers' signing secrets) live only in
 // one AES-256-GCM sealed blob on the record; the rest of the record is plain JSON.
 
-export type TriggerType = 'github' | 'generic';
+export type TriggerType = 'github' | 'vercel' | 'netlify' | 'generic';
 
 export interface SuitePlan {
   name: string;

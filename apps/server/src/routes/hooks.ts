@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, ErrorResponse } from '@ariadne/schema';
-import { launchSuite, verifyAriadne, verifyGitHub, type RunSubmitter, type Suite, type SuiteRunTrigger, type SuiteStore } from '@ariadne/suites';
+import { launchSuite, verifyAriadne, verifyGitHub, verifyNetlify, verifyVercel, type RunSubmitter, type Suite, type SuiteRunTrigger, type SuiteStore } from '@ariadne/suites';
 import type { ServerDeps } from '../deps.js';
 import { HookAnswer } from './suite-schemas.js';
 
@@ -72,7 +72,7 @@ export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmit
     bodyLimit: HOOK_BODY_LIMIT,
     schema: {
       tags: ['hooks'],
-      summary: 'Deploy webhook of a suite trigger (no API key: signed with the trigger\'s secret). GitHub deployment_status (X-Hub-Signature-256) or generic (X-Ariadne-Signature: t=,v1=)',
+      summary: 'Deploy webhook of a suite trigger (no API key: signed with the trigger\'s secret): GitHub deployment_status, Vercel deployment.succeeded, Netlify deploy ready, or generic (X-Ariadne-Signature: t=,v1=)',
       security: [],
       params: HookParams,
       response: { 200: HookAnswer, 202: HookAnswer, ...errors },
@@ -115,6 +115,58 @@ export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmit
       const sha = str(deployment.sha, 200);
       return start(reply, suite, hookId, `github:${delivery}`, url, {
         type: 'github', delivery, ...(repo ? { repo } : {}), ...(sha ? { sha } : {}), ...(environment ? { environment } : {}),
+      });
+    }
+
+    const envAllowed = (environment: string | undefined) => !trigger.environments || (!!environment && trigger.environments.includes(environment));
+    const notListed = (environment: string | undefined) => reply.status(202).send({ status: 'ignored', reason: `Environment "${environment ?? '(none)'}" is not one of this trigger's (${trigger.environments!.join(', ')}).` });
+    /** Vercel sends hosts without a scheme (my-app-abc.vercel.app): those are https. */
+    const withScheme = (u: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`);
+
+    if (trigger.type === 'vercel') {
+      const sig = verifyVercel(secret, body, header('x-vercel-signature'));
+      if (!sig.ok) throw new AppError('invalid_signature', sig.message, { reason: sig.reason });
+      const payload = parseJson(body, header('content-type'));
+      const type = str(payload.type, 200);
+      if (type !== 'deployment.succeeded') return reply.status(202).send({ status: 'ignored', reason: `Event "${type ?? '(none)'}" does not start runs; only deployment.succeeded does.` });
+      const eventId = str(payload.id, 200);
+      if (!eventId) throw new AppError('invalid_payload', 'The event has no id.', { field: 'id' });
+      const p = obj(payload.payload);
+      const deployment = obj(p.deployment);
+      const meta = obj(deployment.meta);
+      const environment = str(p.target, 200) ?? 'preview';
+      if (!envAllowed(environment)) return notListed(environment);
+      const host = str(deployment.url) ?? str(p.url);
+      if (!host) return reply.status(202).send({ status: 'ignored', reason: 'The deployment has no url to test.' });
+      const url = withScheme(host);
+      httpUrlOrThrow(url, 'payload.deployment.url');
+      const org = str(meta.githubCommitOrg, 200);
+      const name = str(meta.githubCommitRepo, 200);
+      const sha = str(meta.githubCommitSha, 200);
+      return start(reply, suite, hookId, `vercel:${eventId}`, url, {
+        type: 'vercel', delivery: eventId, environment, ...(org && name ? { repo: `${org}/${name}` } : {}), ...(sha ? { sha } : {}),
+      });
+    }
+
+    if (trigger.type === 'netlify') {
+      const sig = verifyNetlify(secret, body, header('x-webhook-signature'));
+      if (!sig.ok) throw new AppError('invalid_signature', sig.message, { reason: sig.reason });
+      const payload = parseJson(body, header('content-type'));
+      const state = str(payload.state, 100);
+      if (!state) throw new AppError('invalid_payload', 'The deploy has no state.', { field: 'state' });
+      if (state !== 'ready') return reply.status(202).send({ status: 'ignored', reason: `Deploy state is "${state}"; only "ready" (deploy succeeded) starts runs.` });
+      const deployId = str(payload.id, 200);
+      if (!deployId) throw new AppError('invalid_payload', 'The deploy has no id.', { field: 'id' });
+      const environment = str(payload.context, 200);
+      if (!envAllowed(environment)) return notListed(environment);
+      // The deploy's own URL (what was just built), else the site's.
+      const target = str(payload.deploy_ssl_url) ?? str(payload.deploy_url) ?? str(payload.ssl_url) ?? str(payload.url);
+      if (!target) return reply.status(202).send({ status: 'ignored', reason: 'The deploy has no URL to test.' });
+      const url = withScheme(target);
+      httpUrlOrThrow(url, 'deploy_ssl_url');
+      const sha = str(payload.commit_ref, 200);
+      return start(reply, suite, hookId, `netlify:${deployId}`, url, {
+        type: 'netlify', delivery: deployId, ...(environment ? { environment } : {}), ...(sha ? { sha } : {}),
       });
     }
 

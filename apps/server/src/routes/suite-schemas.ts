@@ -15,9 +15,9 @@ const SuitePlan = Type.Object({
 
 const TriggerInput = Type.Object({
   id: Type.Optional(Type.String({ maxLength: 64, description: 'On update: an existing trigger\'s id, to keep its hook URL (and its secret when "secret" is left out).' })),
-  type: Type.Union([Type.Literal('github'), Type.Literal('generic')], { description: 'github: deployment_status events (X-Hub-Signature-256). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">).' }),
+  type: Type.Union([Type.Literal('github'), Type.Literal('vercel'), Type.Literal('netlify'), Type.Literal('generic')], { description: 'github: deployment_status events (X-Hub-Signature-256). vercel: deployment.succeeded (x-vercel-signature). netlify: deploy notifications in state ready (x-webhook-signature JWT). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">).' }),
   secret: Type.Optional(Type.String({ minLength: 8, maxLength: 512, description: 'Signing secret shared with the platform (write-only; stored encrypted).' })),
-  environments: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: 'github: only deployments to these environments start runs.' })),
+  environments: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: 'Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context).' })),
 }, { additionalProperties: false });
 
 const fields = {
@@ -56,7 +56,7 @@ export const SuiteRunSchema = Type.Object({
   baseUrl: Type.String(),
   status: SuiteStatusSchema,
   trigger: Type.Object({
-    type: Type.String({ description: 'manual, github or generic.' }),
+    type: Type.String({ description: 'manual, github, vercel, netlify or generic.' }),
     repo: Type.Optional(Type.String()),
     sha: Type.Optional(Type.String()),
     environment: Type.Optional(Type.String()),
