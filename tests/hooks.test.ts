@@ -115,6 +115,8 @@ describe('GitHub deployment_status webhooks', () => {
     const run = await waitForRun(first.body.runs[0]);
     expect(run.url).toBe(`${fx.url}/suites/vault.html`);
     expect(run.status).toBe('passed');
+    // The run itself records the deploy that started it.
+    expect(run.suite).toMatchObject({ id: suiteId, plan: 'unlock', trigger: { type: 'github', repo: 'acme/shop', sha: 'f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d', environment: 'staging', delivery, suiteRun: first.body.suiteRun } });
 
     const history = await api.get(`/v1/suites/${suiteId}/runs`);
     expect(history.body.runs[0]).toMatchObject({

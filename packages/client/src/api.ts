@@ -2002,6 +2002,15 @@ export interface paths {
                                 replayOf?: string;
                                 /** @description Variable names (values are never returned). */
                                 variables: string[];
+                                /** @description The saved suite (and deploy) that started this run. */
+                                suite?: {
+                                    id: string;
+                                    plan: string;
+                                    /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                    trigger?: {
+                                        [key: string]: string;
+                                    };
+                                };
                                 error?: {
                                     code: string;
                                     message: string;
@@ -2158,6 +2167,15 @@ export interface paths {
                             replayOf?: string;
                             /** @description Variable names (values are never returned). */
                             variables: string[];
+                            /** @description The saved suite (and deploy) that started this run. */
+                            suite?: {
+                                id: string;
+                                plan: string;
+                                /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                trigger?: {
+                                    [key: string]: string;
+                                };
+                            };
                             error?: {
                                 code: string;
                                 message: string;
@@ -2254,6 +2272,15 @@ export interface paths {
                             replayOf?: string;
                             /** @description Variable names (values are never returned). */
                             variables: string[];
+                            /** @description The saved suite (and deploy) that started this run. */
+                            suite?: {
+                                id: string;
+                                plan: string;
+                                /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                trigger?: {
+                                    [key: string]: string;
+                                };
+                            };
                             error?: {
                                 code: string;
                                 message: string;
@@ -2339,6 +2366,15 @@ export interface paths {
                             replayOf?: string;
                             /** @description Variable names (values are never returned). */
                             variables: string[];
+                            /** @description The saved suite (and deploy) that started this run. */
+                            suite?: {
+                                id: string;
+                                plan: string;
+                                /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                trigger?: {
+                                    [key: string]: string;
+                                };
+                            };
                             error?: {
                                 code: string;
                                 message: string;

@@ -40,7 +40,7 @@ export async function launchSuite(store: SuiteStore, runs: RunSubmitter, suite: 
         ...(secretNames.length ? { secretNames } : {}),
         ...(suite.roles ? { roles: suite.roles } : {}),
         ...(suite.options ? { options: suite.options as SubmitBody['options'] } : {}),
-        suite: { id: suite.id, plan: p.name, trigger: Object.fromEntries(Object.entries({ ...opts.trigger, suiteRun: run.id }).filter(([, v]) => typeof v === 'string')) as Record<string, string> },
+        suite: { id: suite.id, plan: p.name, trigger: Object.fromEntries(Object.entries({ ...opts.trigger, suiteRun: run.id }).filter(([k, v]) => typeof v === 'string' && k !== 'hookId')) as Record<string, string> },
       });
       run.runs.push({ plan: p.name, runId: rec.id });
     }

@@ -55,6 +55,11 @@ const RunViewSchema = Type.Object({
   attempts: Type.Integer({ description: 'Workers that started this run (more than 1: its worker stopped and another took over).' }),
   replayOf: Type.Optional(Type.String()),
   variables: Type.Array(Type.String(), { description: 'Variable names (values are never returned).' }),
+  suite: Type.Optional(Type.Object({
+    id: Type.String(),
+    plan: Type.String(),
+    trigger: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun.' })),
+  }, { description: 'The saved suite (and deploy) that started this run.' })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   totals: Type.Optional(Type.Any()),
   report: Type.Optional(Type.Any({ description: 'The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts.' })),

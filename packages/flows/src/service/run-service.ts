@@ -49,6 +49,8 @@ export interface RunView {
   attempts: number;
   replayOf?: string;
   variables: string[];
+  /** The saved suite (and deploy) that started this run. */
+  suite?: { id: string; plan: string; trigger?: Record<string, string> };
   error?: { code: string; message: string };
   totals?: unknown;
   report?: unknown;
@@ -226,6 +228,7 @@ export function runView(rec: RunRecord, base: string, full: boolean): RunView {
     ...(rec.request.replayOf ? { replayOf: rec.request.replayOf } : {}),
     // Names only: values may be secrets.
     variables: Object.keys(rec.request.variables ?? {}),
+    ...(rec.request.suite ? { suite: rec.request.suite } : {}),
     ...(rec.error ? { error: { code: rec.error.code, message: rec.error.message } } : {}),
     ...(r ? { totals: r.totals } : {}),
     ...(full && r ? { report: r } : {}),
