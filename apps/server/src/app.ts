@@ -17,6 +17,7 @@ import { runRoutes } from './routes/runs.js';
 import { inboxRoutes } from './routes/inboxes.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { tenantRoutes } from './routes/tenant.js';
+import { suiteRoutes } from './routes/suites.js';
 import { openapiTransform } from './openapi-transform.js';
 import type { ServerDeps } from './deps.js';
 
@@ -80,6 +81,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(inboxRoutes(deps));
   await app.register(mcpRoutes(deps));
   await app.register(tenantRoutes(deps));
+  await app.register(suiteRoutes(deps));
   await app.register(streamRoutes(deps, {
     pingIntervalMs: deps.config.stream.pingIntervalMs,
     maxMessageBytes: deps.config.bodyLimit,

@@ -93,6 +93,7 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'INBOX_MAX_MESSAGE_BYTES', default: '1048576', description: 'Largest message the SMTP listener accepts (552 beyond it).' },
   { name: 'MCP_ALLOWED_HOSTS', default: '(loopback, HOST, NODE_URL host)', description: 'Comma list of host names the /mcp endpoint accepts in Host and Origin (DNS-rebinding defence); * accepts any.' },
   { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
+  { name: 'SECRETS_KEY', default: '(none)', description: 'Key that encrypts suite secrets and webhook secrets at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: suites cannot store secrets or triggers.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -138,6 +139,8 @@ export interface Config {
     openai: { apiKey: string; baseUrl: string; model: string };
   };
   inbox: { smtpPort: number | null; smtpHost: string; domain: string; ttlSeconds: number; maxMessages: number; maxMessageBytes: number };
+  /** Saved suites (issue 13): the key their secrets are encrypted with, null when unset. */
+  suites: { secretsKey: Buffer | null };
   nodeId: string;
   logLevel: string;
 }
@@ -428,6 +431,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMessages: int('INBOX_MAX_MESSAGES', 50, 1, 10_000),
       maxMessageBytes: int('INBOX_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     },
+    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems) },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,
   };
@@ -448,4 +452,16 @@ function mcpAllowedHosts(list: string, host: string, nodeUrl: string): string[] 
   }
   for (const h of list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) out.add(h);
   return [...out];
+}
+
+/** SECRETS_KEY: exactly 32 bytes, as 64 hex characters or base64 (never echoed in the problem). */
+function secretsKey(raw: string | undefined, problems: string[]): Buffer | null {
+  const v = (raw ?? '').trim();
+  if (!v) return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? Buffer.from(v, 'base64') : null;
+  if (!key || key.length !== 32) {
+    problems.push('SECRETS_KEY must be 32 bytes: 64 hex characters or base64 (e.g. openssl rand -hex 32)');
+    return null;
+  }
+  return key;
 }

@@ -2107,6 +2107,15 @@ export interface paths {
                                 replayOf?: string;
                                 /** @description Variable names (values are never returned). */
                                 variables: string[];
+                                /** @description The saved suite (and deploy) that started this run. */
+                                suite?: {
+                                    id: string;
+                                    plan: string;
+                                    /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                    trigger?: {
+                                        [key: string]: string;
+                                    };
+                                };
                                 error?: {
                                     code: string;
                                     message: string;
@@ -2272,6 +2281,15 @@ export interface paths {
                             replayOf?: string;
                             /** @description Variable names (values are never returned). */
                             variables: string[];
+                            /** @description The saved suite (and deploy) that started this run. */
+                            suite?: {
+                                id: string;
+                                plan: string;
+                                /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                trigger?: {
+                                    [key: string]: string;
+                                };
+                            };
                             error?: {
                                 code: string;
                                 message: string;
@@ -2377,6 +2395,15 @@ export interface paths {
                             replayOf?: string;
                             /** @description Variable names (values are never returned). */
                             variables: string[];
+                            /** @description The saved suite (and deploy) that started this run. */
+                            suite?: {
+                                id: string;
+                                plan: string;
+                                /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                trigger?: {
+                                    [key: string]: string;
+                                };
+                            };
                             error?: {
                                 code: string;
                                 message: string;
@@ -2471,6 +2498,15 @@ export interface paths {
                             replayOf?: string;
                             /** @description Variable names (values are never returned). */
                             variables: string[];
+                            /** @description The saved suite (and deploy) that started this run. */
+                            suite?: {
+                                id: string;
+                                plan: string;
+                                /** @description What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun. */
+                                trigger?: {
+                                    [key: string]: string;
+                                };
+                            };
                             error?: {
                                 code: string;
                                 message: string;
@@ -3274,6 +3310,1134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/suites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This tenant's suites, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            suites: {
+                                id: string;
+                                name: string;
+                                baseUrl: string;
+                                plans: {
+                                    name: string;
+                                    /** @description Markdown plan, as for POST /v1/runs. */
+                                    plan: string;
+                                    /** @description Where this plan starts, resolved against the base URL (default: the base URL itself). */
+                                    path?: string;
+                                }[];
+                                variables: {
+                                    [key: string]: string;
+                                };
+                                /** @description Names of the stored secrets (values are never returned). */
+                                secrets: string[];
+                                roles?: {
+                                    /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                                    name: string;
+                                    /** @description Playwright storage state (cookies and localStorage per origin). */
+                                    storageState?: {
+                                        cookies: {
+                                            name: string;
+                                            value: string;
+                                            domain?: string;
+                                            path?: string;
+                                            url?: string;
+                                            expires?: number;
+                                            httpOnly?: boolean;
+                                            secure?: boolean;
+                                            sameSite?: "Strict" | "Lax" | "None";
+                                        }[];
+                                        origins: {
+                                            origin: string;
+                                            localStorage: {
+                                                name: string;
+                                                value: string;
+                                            }[];
+                                        }[];
+                                    };
+                                    viewport?: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    userAgent?: string;
+                                    locale?: string;
+                                    timezoneId?: string;
+                                    extraHTTPHeaders?: {
+                                        [key: string]: string;
+                                    };
+                                    baseURL?: string;
+                                }[];
+                                planner?: string;
+                                model?: string;
+                                options?: unknown;
+                                triggers: {
+                                    id: string;
+                                    type: string;
+                                    environments?: string[];
+                                    /** @description Paste this into the platform's webhook settings (with the same secret). */
+                                    url: string;
+                                }[];
+                                /** @description The most recent suite run and its status. */
+                                latest: {
+                                    id: string;
+                                    createdAt: string;
+                                    baseUrl: string;
+                                    status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                    trigger: {
+                                        /** @description manual, github, vercel, netlify or generic. */
+                                        type: string;
+                                        repo?: string;
+                                        sha?: string;
+                                        environment?: string;
+                                        delivery?: string;
+                                    };
+                                    runs: {
+                                        plan: string;
+                                        runId: string;
+                                        /** @description null: the run has expired (RUN_RETENTION_SECONDS). */
+                                        status: string | null;
+                                        url: string;
+                                    }[];
+                                } | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Save a suite: named plans, variables, write-only secrets, deploy triggers */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description Where the plans run unless a run or a deployment says otherwise (http or https). */
+                        baseUrl: string;
+                        plans: {
+                            name: string;
+                            /** @description Markdown plan, as for POST /v1/runs. */
+                            plan: string;
+                            /** @description Where this plan starts, resolved against the base URL (default: the base URL itself). */
+                            path?: string;
+                        }[];
+                        variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Write-only {{NAME}} variables, stored encrypted (SECRETS_KEY), redacted from every output whatever their names; a given map replaces the stored one. */
+                        secrets?: {
+                            [key: string]: string;
+                        };
+                        roles?: {
+                            /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                            name: string;
+                            /** @description Playwright storage state (cookies and localStorage per origin). */
+                            storageState?: {
+                                cookies: {
+                                    name: string;
+                                    value: string;
+                                    domain?: string;
+                                    path?: string;
+                                    url?: string;
+                                    expires?: number;
+                                    httpOnly?: boolean;
+                                    secure?: boolean;
+                                    sameSite?: "Strict" | "Lax" | "None";
+                                }[];
+                                origins: {
+                                    origin: string;
+                                    localStorage: {
+                                        name: string;
+                                        value: string;
+                                    }[];
+                                }[];
+                            };
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            };
+                            userAgent?: string;
+                            locale?: string;
+                            timezoneId?: string;
+                            extraHTTPHeaders?: {
+                                [key: string]: string;
+                            };
+                            baseURL?: string;
+                        }[];
+                        planner?: "rules" | "anthropic" | "openai";
+                        model?: string;
+                        /** @description Per-run limits; each is capped by the server's RUN_* settings. */
+                        options?: {
+                            /** @description Record a Playwright trace per case (default true). */
+                            trace?: boolean;
+                            /** @description A screenshot after every step (default true). */
+                            screenshots?: boolean;
+                            maxStepsPerCase?: number;
+                            maxTurnsPerCase?: number;
+                            maxTokensPerCase?: number;
+                            maxTokensPerRun?: number;
+                            caseTimeoutSeconds?: number;
+                            runTimeoutSeconds?: number;
+                        };
+                        triggers?: {
+                            /** @description On update: an existing trigger's id, to keep its hook URL (and its secret when "secret" is left out). */
+                            id?: string;
+                            /** @description github: deployment_status events (X-Hub-Signature-256). vercel: deployment.succeeded (x-vercel-signature). netlify: deploy notifications in state ready (x-webhook-signature JWT). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">). */
+                            type: "github" | "vercel" | "netlify" | "generic";
+                            /** @description Signing secret shared with the platform (write-only; stored encrypted). */
+                            secret?: string;
+                            /** @description Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context). */
+                            environments?: string[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            plans: {
+                                name: string;
+                                /** @description Markdown plan, as for POST /v1/runs. */
+                                plan: string;
+                                /** @description Where this plan starts, resolved against the base URL (default: the base URL itself). */
+                                path?: string;
+                            }[];
+                            variables: {
+                                [key: string]: string;
+                            };
+                            /** @description Names of the stored secrets (values are never returned). */
+                            secrets: string[];
+                            roles?: {
+                                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                                name: string;
+                                /** @description Playwright storage state (cookies and localStorage per origin). */
+                                storageState?: {
+                                    cookies: {
+                                        name: string;
+                                        value: string;
+                                        domain?: string;
+                                        path?: string;
+                                        url?: string;
+                                        expires?: number;
+                                        httpOnly?: boolean;
+                                        secure?: boolean;
+                                        sameSite?: "Strict" | "Lax" | "None";
+                                    }[];
+                                    origins: {
+                                        origin: string;
+                                        localStorage: {
+                                            name: string;
+                                            value: string;
+                                        }[];
+                                    }[];
+                                };
+                                viewport?: {
+                                    width: number;
+                                    height: number;
+                                };
+                                userAgent?: string;
+                                locale?: string;
+                                timezoneId?: string;
+                                extraHTTPHeaders?: {
+                                    [key: string]: string;
+                                };
+                                baseURL?: string;
+                            }[];
+                            planner?: string;
+                            model?: string;
+                            options?: unknown;
+                            triggers: {
+                                id: string;
+                                type: string;
+                                environments?: string[];
+                                /** @description Paste this into the platform's webhook settings (with the same secret). */
+                                url: string;
+                            }[];
+                            /** @description The most recent suite run and its status. */
+                            latest: {
+                                id: string;
+                                createdAt: string;
+                                baseUrl: string;
+                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                trigger: {
+                                    /** @description manual, github, vercel, netlify or generic. */
+                                    type: string;
+                                    repo?: string;
+                                    sha?: string;
+                                    environment?: string;
+                                    delivery?: string;
+                                };
+                                runs: {
+                                    plan: string;
+                                    runId: string;
+                                    /** @description null: the run has expired (RUN_RETENTION_SECONDS). */
+                                    status: string | null;
+                                    url: string;
+                                }[];
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A suite, its trigger URLs and its latest run (secret values are never returned) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            plans: {
+                                name: string;
+                                /** @description Markdown plan, as for POST /v1/runs. */
+                                plan: string;
+                                /** @description Where this plan starts, resolved against the base URL (default: the base URL itself). */
+                                path?: string;
+                            }[];
+                            variables: {
+                                [key: string]: string;
+                            };
+                            /** @description Names of the stored secrets (values are never returned). */
+                            secrets: string[];
+                            roles?: {
+                                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                                name: string;
+                                /** @description Playwright storage state (cookies and localStorage per origin). */
+                                storageState?: {
+                                    cookies: {
+                                        name: string;
+                                        value: string;
+                                        domain?: string;
+                                        path?: string;
+                                        url?: string;
+                                        expires?: number;
+                                        httpOnly?: boolean;
+                                        secure?: boolean;
+                                        sameSite?: "Strict" | "Lax" | "None";
+                                    }[];
+                                    origins: {
+                                        origin: string;
+                                        localStorage: {
+                                            name: string;
+                                            value: string;
+                                        }[];
+                                    }[];
+                                };
+                                viewport?: {
+                                    width: number;
+                                    height: number;
+                                };
+                                userAgent?: string;
+                                locale?: string;
+                                timezoneId?: string;
+                                extraHTTPHeaders?: {
+                                    [key: string]: string;
+                                };
+                                baseURL?: string;
+                            }[];
+                            planner?: string;
+                            model?: string;
+                            options?: unknown;
+                            triggers: {
+                                id: string;
+                                type: string;
+                                environments?: string[];
+                                /** @description Paste this into the platform's webhook settings (with the same secret). */
+                                url: string;
+                            }[];
+                            /** @description The most recent suite run and its status. */
+                            latest: {
+                                id: string;
+                                createdAt: string;
+                                baseUrl: string;
+                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                trigger: {
+                                    /** @description manual, github, vercel, netlify or generic. */
+                                    type: string;
+                                    repo?: string;
+                                    sha?: string;
+                                    environment?: string;
+                                    delivery?: string;
+                                };
+                                runs: {
+                                    plan: string;
+                                    runId: string;
+                                    /** @description null: the run has expired (RUN_RETENTION_SECONDS). */
+                                    status: string | null;
+                                    url: string;
+                                }[];
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a suite (its trigger URLs stop working; its runs stay until they expire) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a suite: each field given replaces the stored one */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description Where the plans run unless a run or a deployment says otherwise (http or https). */
+                        baseUrl?: string;
+                        plans?: {
+                            name: string;
+                            /** @description Markdown plan, as for POST /v1/runs. */
+                            plan: string;
+                            /** @description Where this plan starts, resolved against the base URL (default: the base URL itself). */
+                            path?: string;
+                        }[];
+                        variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Write-only {{NAME}} variables, stored encrypted (SECRETS_KEY), redacted from every output whatever their names; a given map replaces the stored one. */
+                        secrets?: {
+                            [key: string]: string;
+                        };
+                        roles?: {
+                            /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                            name: string;
+                            /** @description Playwright storage state (cookies and localStorage per origin). */
+                            storageState?: {
+                                cookies: {
+                                    name: string;
+                                    value: string;
+                                    domain?: string;
+                                    path?: string;
+                                    url?: string;
+                                    expires?: number;
+                                    httpOnly?: boolean;
+                                    secure?: boolean;
+                                    sameSite?: "Strict" | "Lax" | "None";
+                                }[];
+                                origins: {
+                                    origin: string;
+                                    localStorage: {
+                                        name: string;
+                                        value: string;
+                                    }[];
+                                }[];
+                            };
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            };
+                            userAgent?: string;
+                            locale?: string;
+                            timezoneId?: string;
+                            extraHTTPHeaders?: {
+                                [key: string]: string;
+                            };
+                            baseURL?: string;
+                        }[];
+                        planner?: "rules" | "anthropic" | "openai";
+                        model?: string;
+                        /** @description Per-run limits; each is capped by the server's RUN_* settings. */
+                        options?: {
+                            /** @description Record a Playwright trace per case (default true). */
+                            trace?: boolean;
+                            /** @description A screenshot after every step (default true). */
+                            screenshots?: boolean;
+                            maxStepsPerCase?: number;
+                            maxTurnsPerCase?: number;
+                            maxTokensPerCase?: number;
+                            maxTokensPerRun?: number;
+                            caseTimeoutSeconds?: number;
+                            runTimeoutSeconds?: number;
+                        };
+                        triggers?: {
+                            /** @description On update: an existing trigger's id, to keep its hook URL (and its secret when "secret" is left out). */
+                            id?: string;
+                            /** @description github: deployment_status events (X-Hub-Signature-256). vercel: deployment.succeeded (x-vercel-signature). netlify: deploy notifications in state ready (x-webhook-signature JWT). generic: any CI (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">). */
+                            type: "github" | "vercel" | "netlify" | "generic";
+                            /** @description Signing secret shared with the platform (write-only; stored encrypted). */
+                            secret?: string;
+                            /** @description Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context). */
+                            environments?: string[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            plans: {
+                                name: string;
+                                /** @description Markdown plan, as for POST /v1/runs. */
+                                plan: string;
+                                /** @description Where this plan starts, resolved against the base URL (default: the base URL itself). */
+                                path?: string;
+                            }[];
+                            variables: {
+                                [key: string]: string;
+                            };
+                            /** @description Names of the stored secrets (values are never returned). */
+                            secrets: string[];
+                            roles?: {
+                                /** @description Role name: letters, digits, _ and -, at most 64 characters. */
+                                name: string;
+                                /** @description Playwright storage state (cookies and localStorage per origin). */
+                                storageState?: {
+                                    cookies: {
+                                        name: string;
+                                        value: string;
+                                        domain?: string;
+                                        path?: string;
+                                        url?: string;
+                                        expires?: number;
+                                        httpOnly?: boolean;
+                                        secure?: boolean;
+                                        sameSite?: "Strict" | "Lax" | "None";
+                                    }[];
+                                    origins: {
+                                        origin: string;
+                                        localStorage: {
+                                            name: string;
+                                            value: string;
+                                        }[];
+                                    }[];
+                                };
+                                viewport?: {
+                                    width: number;
+                                    height: number;
+                                };
+                                userAgent?: string;
+                                locale?: string;
+                                timezoneId?: string;
+                                extraHTTPHeaders?: {
+                                    [key: string]: string;
+                                };
+                                baseURL?: string;
+                            }[];
+                            planner?: string;
+                            model?: string;
+                            options?: unknown;
+                            triggers: {
+                                id: string;
+                                type: string;
+                                environments?: string[];
+                                /** @description Paste this into the platform's webhook settings (with the same secret). */
+                                url: string;
+                            }[];
+                            /** @description The most recent suite run and its status. */
+                            latest: {
+                                id: string;
+                                createdAt: string;
+                                baseUrl: string;
+                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                trigger: {
+                                    /** @description manual, github, vercel, netlify or generic. */
+                                    type: string;
+                                    repo?: string;
+                                    sha?: string;
+                                    environment?: string;
+                                    delivery?: string;
+                                };
+                                runs: {
+                                    plan: string;
+                                    runId: string;
+                                    /** @description null: the run has expired (RUN_RETENTION_SECONDS). */
+                                    status: string | null;
+                                    url: string;
+                                }[];
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/suites/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The suite's runs, newest first (the last 100 are kept) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: {
+                                id: string;
+                                createdAt: string;
+                                baseUrl: string;
+                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                trigger: {
+                                    /** @description manual, github, vercel, netlify or generic. */
+                                    type: string;
+                                    repo?: string;
+                                    sha?: string;
+                                    environment?: string;
+                                    delivery?: string;
+                                };
+                                runs: {
+                                    plan: string;
+                                    runId: string;
+                                    /** @description null: the run has expired (RUN_RETENTION_SECONDS). */
+                                    status: string | null;
+                                    url: string;
+                                }[];
+                            }[];
+                            /** @description Status of the latest suite run (null: never run). */
+                            status: string | null;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Run a suite now: one ordinary run per plan (202; each run is served by /v1/runs/:id) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Run against this deployment instead of the suite's baseUrl. */
+                        baseUrl?: string;
+                        sha?: string;
+                        environment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            createdAt: string;
+                            baseUrl: string;
+                            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                            trigger: {
+                                /** @description manual, github, vercel, netlify or generic. */
+                                type: string;
+                                repo?: string;
+                                sha?: string;
+                                environment?: string;
+                                delivery?: string;
+                            };
+                            runs: {
+                                plan: string;
+                                runId: string;
+                                /** @description null: the run has expired (RUN_RETENTION_SECONDS). */
+                                status: string | null;
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hooks/{hookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deploy webhook of a suite trigger (no API key: signed with the trigger's secret): GitHub deployment_status, Vercel deployment.succeeded, Netlify deploy ready, or generic (X-Ariadne-Signature: t=,v1=) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: "accepted" | "duplicate" | "ignored" | "pong";
+                            reason?: string;
+                            /** @description The suite run this delivery started (or, for a duplicate, the one the first delivery started). */
+                            suiteRun?: string;
+                            runs?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: "accepted" | "duplicate" | "ignored" | "pong";
+                            reason?: string;
+                            /** @description The suite run this delivery started (or, for a duplicate, the one the first delivery started). */
+                            suiteRun?: string;
+                            runs?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/stream": {
         parameters: {
             query?: never;
@@ -3367,7 +4531,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload";
                 message: string;
                 details?: {
                     [key: string]: unknown;

@@ -11,6 +11,8 @@ import type { RunReport, StepRecord } from './types.js';
 export interface SpecOptions {
   /** The run's variables, to keep secret values out of the file. */
   variables?: Record<string, string>;
+  /** Variables that are secret whatever their names (a suite's secrets). */
+  secretNames?: readonly string[];
   /** Roles of the run, in order (default: the roles seen in the steps). */
   roles?: string[];
 }
@@ -25,7 +27,7 @@ function roleVar(role: string): string {
 }
 
 export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): string {
-  const secrets = Object.entries(opts.variables ?? {}).filter(([name, value]) => SECRET.test(name) && value.length > 0);
+  const secrets = Object.entries(opts.variables ?? {}).filter(([name, value]) => (SECRET.test(name) || !!opts.secretNames?.includes(name)) && value.length > 0);
   const usedSecrets = new Set<string>();
   /** A string literal, or an expression reading secret parts from the environment. */
   const str = (raw: string): string => {

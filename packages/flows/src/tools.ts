@@ -95,9 +95,9 @@ export const EMAIL_VAR = /\{\{\s*EMAIL\s*\}\}/g;
 
 export const SECRET_NAME = /pass|secret|token|key|otp|pin/i;
 
-/** The variables whose names look secret. */
-export function secretVariables(vars: Record<string, string> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(vars ?? {}).filter(([k, v]) => SECRET_NAME.test(k) && v.length > 0));
+/** The variables whose names look secret, plus those declared secret whatever their names (a suite's secrets). */
+export function secretVariables(vars: Record<string, string> | undefined, secretNames: readonly string[] = []): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars ?? {}).filter(([k, v]) => (SECRET_NAME.test(k) || secretNames.includes(k)) && v.length > 0));
 }
 
 /** Replace secret values with {{NAME}} in recorded params. */
@@ -111,6 +111,27 @@ export function redact(params: StepParams, secrets: Record<string, string> | und
   if (typeof out.text === 'string') out.text = hide(out.text);
   if (typeof out.url === 'string') out.url = hide(out.url);
   return out;
+}
+
+/** Shorter secret values are not scrubbed from whole reports (they would garble ids and file names). */
+export const SCRUB_MIN_LENGTH = 4;
+
+/**
+ * Every string in a report or event with secret values replaced by {{NAME}}: assertion
+ * texts, error messages and generated expect() code carry substituted values too, not
+ * only action params. Returns a copy; the input is left as it is.
+ */
+export function scrubSecrets<T>(value: T, secrets: Record<string, string> | undefined): T {
+  const entries = Object.entries(secrets ?? {}).filter(([, v]) => v.length >= SCRUB_MIN_LENGTH).sort((a, b) => b[1].length - a[1].length);
+  if (!entries.length) return value;
+  const hide = (v: string) => entries.reduce((acc, [name, secret]) => (acc.includes(secret) ? acc.split(secret).join(`{{${name}}}`) : acc), v);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return hide(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** The reverse, for replays: {{NAME}} back to the value. */

@@ -57,6 +57,13 @@ export const ERROR_STATUS = {
   mcp_session_not_found: 404,
   egress_denied: 403,
   model_error: 502,
+  // Saved suites and their deploy webhooks (issue 13).
+  suite_not_found: 404,
+  secrets_key_missing: 409,
+  hook_not_found: 404,
+  invalid_signature: 401,
+  signature_expired: 401,
+  invalid_payload: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,2 +1,5 @@
 // Saved smoke suites, deploy webhooks, schedules and result notifications (issue 13).
-export {};
+export * from './crypto.js';
+export * from './signatures.js';
+export * from './store.js';
+export * from './launch.js';

@@ -32,6 +32,8 @@ export function makeAuthenticator(keys: Map<string, string>): (header: string | 
 
 /** Routes (by route pattern, never by URL prefix) that need no key: probes. */
 const ALWAYS_PUBLIC = new Set(['/healthz', '/readyz']);
+/** Deploy webhooks: no key, authenticated by the trigger's signature over the body (routes/hooks.ts). */
+const SIGNED_ROUTES = new Set(['/v1/hooks/:hookId']);
 /** Public only with METRICS_PUBLIC=1 (scrapers, load-balancer checks). */
 const METRICS_ROUTES = new Set(['/metrics', '/v1/pressure']);
 /** WebSocket routes: browsers cannot set headers on a WebSocket, so ?token= is accepted on the upgrade. */
@@ -45,7 +47,7 @@ export interface AuthOptions {
 
 export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): boolean {
   if (!routeUrl) return false;
-  return ALWAYS_PUBLIC.has(routeUrl) || (!!opts.metricsPublic && METRICS_ROUTES.has(routeUrl));
+  return ALWAYS_PUBLIC.has(routeUrl) || SIGNED_ROUTES.has(routeUrl) || (!!opts.metricsPublic && METRICS_ROUTES.has(routeUrl));
 }
 
 export function registerAuth(app: FastifyInstance, keys: Map<string, string>, opts: AuthOptions = {}): void {

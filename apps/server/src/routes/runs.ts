@@ -19,7 +19,7 @@ const errors = { 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429
 
 const RunStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('passed'), Type.Literal('failed'), Type.Literal('error'), Type.Literal('cancelled')]);
 
-const RunOptions = Type.Object({
+export const RunOptions = Type.Object({
   trace: Type.Optional(Type.Boolean({ description: 'Record a Playwright trace per case (default true).' })),
   screenshots: Type.Optional(Type.Boolean({ description: 'A screenshot after every step (default true).' })),
   maxStepsPerCase: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
@@ -56,6 +56,11 @@ const RunViewSchema = Type.Object({
   attempts: Type.Integer({ description: 'Workers that started this run (more than 1: its worker stopped and another took over).' }),
   replayOf: Type.Optional(Type.String()),
   variables: Type.Array(Type.String(), { description: 'Variable names (values are never returned).' }),
+  suite: Type.Optional(Type.Object({
+    id: Type.String(),
+    plan: Type.String(),
+    trigger: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'What started it: type (manual, github, vercel, netlify, generic), repo, sha, environment, delivery, suiteRun.' })),
+  }, { description: 'The saved suite (and deploy) that started this run.' })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   totals: Type.Optional(Type.Any()),
   report: Type.Optional(Type.Any({ description: 'The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts.' })),
@@ -95,8 +100,8 @@ function baseUrlOf(req: FastifyRequest): string {
 
 const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.zip': 'application/zip', '.json': 'application/json' };
 
-export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastify) => {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+/** The run store and service as /v1/runs uses them (saved suites submit through one too). */
+export function createRunService(deps: ServerDeps): { store: RunStore; runs: RunService } {
   const { config } = deps;
   const store = new RunStore(deps.redis, config.redisPrefix, config.runs.retentionSeconds);
   const runs = new RunService(
@@ -112,6 +117,13 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     config.allowedSchemes,
     deps.egress?.policy,
   );
+  return { store, runs };
+}
+
+export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { config } = deps;
+  const { store, runs } = createRunService(deps);
   app.addHook('onClose', async () => runs.close());
   // Followers block on the run's Redis stream, each on a connection of its own.
   const followers = new Set<AbortController>();
@@ -258,7 +270,7 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     return reply
       .header('content-type', 'text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="ariadne-${rec.id}.spec.ts"`)
-      .send(toPlaywrightSpec(rec.report, { variables: rec.request.variables, roles }));
+      .send(toPlaywrightSpec(rec.report, { variables: rec.request.variables, secretNames: rec.request.secretNames, roles }));
   });
 
   app.get('/v1/runs/:id/artifacts/:name', {

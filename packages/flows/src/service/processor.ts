@@ -5,7 +5,7 @@ import { isAppError, type RoleSpec } from '@ariadne/schema';
 import { parsePlan } from '../plan.js';
 import { runFlow, liveFlowSession } from '../loop.js';
 import { DiskArtifacts } from '../artifacts.js';
-import { errorOf, secretVariables, type FlowSettings } from '../tools.js';
+import { errorOf, scrubSecrets, secretVariables, type FlowSettings } from '../tools.js';
 import type { FlowMail } from '../mail.js';
 import { ReplayPlanner } from '../planners/replay.js';
 import { AppError } from '@ariadne/schema';
@@ -114,12 +114,14 @@ export function createRunProcessor(d: RunProcessorDeps) {
     let partial: RunReport | null = null;
     let lastSave = 0;
     const saves: Promise<unknown>[] = [];
+    // Secret values never reach Redis: events and reports are stored with {{NAME}} instead.
+    const secretValues = secretVariables(rec.request.variables, rec.request.secretNames);
     const emit = (e: RunEvent) => {
-      saves.push(d.store.appendEvent(id, e).catch(() => {}));
+      saves.push(d.store.appendEvent(id, scrubSecrets(e, secretValues)).catch(() => {}));
       // Keep a partial report in the record, so a run cut short still shows its steps.
       if (partial && (e.type === 'case_finished' || Date.now() - lastSave > 1000)) {
         lastSave = Date.now();
-        const snapshot = JSON.parse(JSON.stringify(partial)) as RunReport;
+        const snapshot = scrubSecrets(JSON.parse(JSON.stringify(partial)) as RunReport, secretValues);
         saves.push(d.store.update(id, (r) => { r.report = snapshot; }).catch(() => {}));
       }
     };
@@ -172,7 +174,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       }
       const live = await d.sessions.use(rec.tenant, sessionId);
       liveSession = live;
-      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables), mail: d.mail?.(rec.tenant) ?? null, ...(d.fetch ? { outboundFetch: d.fetch } : {}) };
+      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables, rec.request.secretNames), mail: d.mail?.(rec.tenant) ?? null, ...(d.fetch ? { outboundFetch: d.fetch } : {}) };
       // runFlow fills this report as it goes; emit() snapshots it.
       const runPromise = runFlow({
         runId: id,
@@ -204,6 +206,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       d.sessions.off('session-ended', onEnded);
       if (sessionId) await d.sessions.end(sessionId, 'closed', 'run_finished').catch(() => {});
     }
+    report = scrubSecrets(report, secretValues);
     // (The session knows it was ended before the event about it goes out.)
     const endedByShutdown = cutByShutdown || (liveSession as { ended: { reason: string } | null } | null)?.ended?.reason === 'server_shutdown';
     if (endedByShutdown || (d.shuttingDown?.() && report.status !== 'passed' && lostItsBrowser(report))) {

@@ -27,6 +27,10 @@ export interface SubmitBody {
   callbackUrl?: string;
   replayOf?: string;
   options?: RunOptions;
+  /** Internal (not in the route schema): variables that are secret whatever their names. */
+  secretNames?: string[];
+  /** Internal: the suite (and trigger) that started this run. */
+  suite?: { id: string; plan: string; trigger?: Record<string, string> };
 }
 
 export interface PlannerDefaults {
@@ -47,6 +51,8 @@ export interface RunView {
   attempts: number;
   replayOf?: string;
   variables: string[];
+  /** The saved suite (and deploy) that started this run. */
+  suite?: { id: string; plan: string; trigger?: Record<string, string> };
   error?: { code: string; message: string };
   totals?: unknown;
   report?: unknown;
@@ -153,6 +159,8 @@ export class RunService {
         ...(model ? { model } : {}),
         ...(body.baseUrl ? { baseUrl: body.baseUrl } : {}),
         ...(variables ? { variables } : {}),
+        ...((body.secretNames ?? base?.request.secretNames)?.length ? { secretNames: body.secretNames ?? base?.request.secretNames } : {}),
+        ...(body.suite ? { suite: body.suite } : {}),
         ...(roles ? { roles } : {}),
         ...(body.callbackUrl ? { callbackUrl: body.callbackUrl } : {}),
         ...(body.replayOf ? { replayOf: body.replayOf } : {}),
@@ -233,6 +241,7 @@ export function runView(rec: RunRecord, base: string, full: boolean): RunView {
     ...(rec.request.replayOf ? { replayOf: rec.request.replayOf } : {}),
     // Names only: values may be secrets.
     variables: Object.keys(rec.request.variables ?? {}),
+    ...(rec.request.suite ? { suite: rec.request.suite } : {}),
     ...(rec.error ? { error: { code: rec.error.code, message: rec.error.message } } : {}),
     ...(r ? { totals: r.totals } : {}),
     ...(full && r ? { report: r } : {}),

@@ -26,10 +26,14 @@ export interface RunRequest {
   model?: string;
   baseUrl?: string;
   variables?: Record<string, string>;
+  /** Variables that are secret whatever their names (a suite's secrets): redacted like PASSWORD. */
+  secretNames?: string[];
   roles?: RoleSpec[];
   callbackUrl?: string;
   replayOf?: string;
   options?: RunOptions;
+  /** Set when a saved suite started this run (issue 13). */
+  suite?: { id: string; plan: string; trigger?: Record<string, string> };
 }
 
 export interface RunRecord {
