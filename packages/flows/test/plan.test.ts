@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAssertionStep, parsePlan, splitSentence } from '../src/plan.js';
-import { interpret, matchTarget, parseTarget } from '../src/planners/rules.js';
+import { interpret, parseTarget } from '../src/planners/rules.js';
+import { matchOnTree, type AriaNode } from '@ariadne/page';
 
 // Pure logic: the plan parser and the rules planner's interpretation and matching.
 
@@ -83,23 +84,24 @@ describe('rules planner: interpret', () => {
     ['Go to /app/login.html', { kind: 'navigate', url: '/app/login.html' }],
     ['Open https://example.com/x', { kind: 'navigate', url: 'https://example.com/x' }],
     ['Open the cart', { kind: 'click', target: { phrase: 'cart', role: null } }],
-    ['Click "Log in"', { kind: 'click', target: { phrase: 'Log in', role: null } }],
+    ['Click "Log in"', { kind: 'click', target: { phrase: 'Log in', role: null, quoted: true } }],
     ['Click the Log in button', { kind: 'click', target: { phrase: 'Log in', role: 'button' } }],
-    ['Click "Add to cart" in the "Blue Mug" card', { kind: 'click', target: { phrase: 'Add to cart', role: null, scope: 'Blue Mug' } }],
-    ['Type alice into "Username"', { kind: 'fill', value: 'alice', target: { phrase: 'Username', role: 'textbox' } }],
+    ['Click "Add to cart" in the "Blue Mug" card', { kind: 'click', target: { phrase: 'Add to cart', role: null, scope: 'Blue Mug', quoted: true } }],
+    ['Type alice into "Username"', { kind: 'fill', value: 'alice', target: { phrase: 'Username', role: 'textbox', quoted: true } }],
     ['Enter 482913 into the one-time code', { kind: 'fill', value: '482913', target: { phrase: 'one-time code', role: 'textbox' } }],
-    ['Fill "Password" with secret', { kind: 'fill', value: 'secret', target: { phrase: 'Password', role: 'textbox' } }],
-    ['Select "Express ($5.00)" in "Shipping"', { kind: 'select', value: 'Express ($5.00)', target: { phrase: 'Shipping', role: 'combobox' } }],
-    ['Check the "I accept the terms" checkbox', { kind: 'check', target: { phrase: 'I accept the terms', role: 'checkbox' } }],
+    ['Fill "Password" with secret', { kind: 'fill', value: 'secret', target: { phrase: 'Password', role: 'textbox', quoted: true } }],
+    ['Select "Express ($5.00)" in "Shipping"', { kind: 'select', value: 'Express ($5.00)', target: { phrase: 'Shipping', role: 'combobox', quoted: true } }],
+    ['Check the "I accept the terms" checkbox', { kind: 'check', target: { phrase: 'I accept the terms', role: 'checkbox', quoted: true } }],
     ['Press Enter', { kind: 'press', key: 'Enter' }],
     ['Wait for "Order confirmed"', { kind: 'wait_text', text: 'Order confirmed' }],
     ['Wait for the page to settle', { kind: 'wait_stable' }],
     ['Wait 2 seconds', { kind: 'wait_time', ms: 2000 }],
-    ['Verify "Welcome, alice" is visible', { kind: 'assert', check: { type: 'text_visible', text: 'Welcome, alice' } }],
+    // Quoted text is verified exactly ("Walk the dog" does not pass on "Walk the dog later").
+    ['Verify "Welcome, alice" is visible', { kind: 'assert', check: { type: 'text_visible', text: 'Welcome, alice', match: 'exact' } }],
     ['Verify the URL contains /cart.html', { kind: 'assert', check: { type: 'url', op: 'contains', value: '/cart.html' } }],
     ['Assert the title is "Shop · Cart"', { kind: 'assert', check: { type: 'title', op: 'is', value: 'Shop · Cart' } }],
-    ['Confirm "Invalid" is not visible', { kind: 'assert', check: { type: 'text_hidden', text: 'Invalid' } }],
-    ['Ensure the "I accept the terms" checkbox is checked', { kind: 'assert', check: { type: 'element_state', state: 'checked', target: { phrase: 'I accept the terms', role: 'checkbox' } } }],
+    ['Confirm "Invalid" is not visible', { kind: 'assert', check: { type: 'text_hidden', text: 'Invalid', match: 'exact' } }],
+    ['Ensure the "I accept the terms" checkbox is checked', { kind: 'assert', check: { type: 'element_state', state: 'checked', target: { phrase: 'I accept the terms', role: 'checkbox', quoted: true } } }],
     ['add the Blue Mug to the cart', { kind: 'click', target: { phrase: 'Add to cart', role: 'button', scope: 'Blue Mug' } }],
     ['Log in as alice with secret', { kind: 'login', user: 'alice', password: 'secret' }],
   ])('%s', (text, want) => {
@@ -113,20 +115,21 @@ describe('rules planner: interpret', () => {
 
   it('keeps "in" inside names', () => {
     expect(parseTarget('Log in')).toEqual({ phrase: 'Log in', role: null });
-    expect(parseTarget('the "Log in" button')).toEqual({ phrase: 'Log in', role: 'button' });
+    expect(parseTarget('the "Log in" button')).toEqual({ phrase: 'Log in', role: 'button', quoted: true });
   });
 });
 
-describe('rules planner: matching on the snapshot', () => {
+describe('target matching on the snapshot (the page layer\'s resolver, used by the rules planner)', () => {
   const card = (name: string, ref: number) => ({ role: 'article', children: [{ role: 'heading', name, ref: `e${ref}`, level: 2 }, { role: 'button', name: 'Add to cart', ref: `e${ref + 1}` }] });
-  const tree = [{ role: 'main', children: [{ role: 'link', name: 'Log in', ref: 'e1' }, { role: 'button', name: 'Log in', ref: 'e2' }, card('Blue Mug', 10), card('Thread Cap', 20), { role: 'textbox', name: 'Username', ref: 'e30' }] }];
+  const tree = [{ role: 'main', children: [{ role: 'link', name: 'Log in', ref: 'e1' }, { role: 'button', name: 'Log in', ref: 'e2' }, card('Blue Mug', 10), card('Thread Cap', 20), { role: 'textbox', name: 'Username', ref: 'e30' }] }] as AriaNode[];
 
   it('matches by role and name, scoped by container, and reports ambiguity', () => {
-    expect(matchTarget(tree, { phrase: 'Log in', role: 'button' })).toMatchObject({ ref: 'e2' });
-    expect(matchTarget(tree, { phrase: 'Add to cart', role: null, scope: 'Thread Cap' })).toMatchObject({ ref: 'e21' });
-    const amb = matchTarget(tree, { phrase: 'Add to cart', role: 'button' });
-    expect(amb && 'ambiguous' in amb && amb.ambiguous.map((a) => a.ref)).toEqual(['e11', 'e21']);
-    expect(matchTarget(tree, { phrase: 'username', role: 'textbox' })).toMatchObject({ ref: 'e30' });
-    expect(matchTarget(tree, { phrase: 'Checkout', role: null })).toBeNull();
+    expect(matchOnTree(tree, { phrase: 'Log in', role: 'button' }, 'click')).toMatchObject({ kind: 'hit', ref: 'e2' });
+    expect(matchOnTree(tree, { phrase: 'Add to cart', role: null, scope: 'Thread Cap' }, 'click')).toMatchObject({ kind: 'hit', ref: 'e21' });
+    const amb = matchOnTree(tree, { phrase: 'Add to cart', role: 'button' }, 'click');
+    expect(amb.kind).toBe('ambiguous');
+    expect(amb.kind === 'ambiguous' && amb.candidates.map((c) => c.ref)).toEqual(['e11', 'e21']);
+    expect(matchOnTree(tree, { phrase: 'username', role: 'textbox' }, 'fill')).toMatchObject({ kind: 'hit', ref: 'e30' });
+    expect(matchOnTree(tree, { phrase: 'Checkout', role: null }, 'click').kind).toBe('none');
   });
 });

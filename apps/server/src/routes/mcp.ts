@@ -36,7 +36,7 @@ export function mcpRoutes(deps: ServerDeps): FastifyPluginAsync {
     app.route({
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
-      // ?token= works here as on every route (clients that cannot set headers).
+      // The key comes in the Authorization header (no ?token= here: see plugins/auth.ts).
       schema: {
         tags: ['mcp'],
         summary: 'MCP server (Streamable HTTP): browser, exploration, inspection, locator and flow tools over this API',
@@ -46,9 +46,8 @@ export function mcpRoutes(deps: ServerDeps): FastifyPluginAsync {
       handler: async (request, reply) => {
         const problem = checkHostAndOrigin(request.headers.host, request.headers.origin, allowed);
         if (problem) throw new AppError('forbidden_origin', problem);
-        // The tools call the API as this caller: with its header, or the ?token= the auth hook accepted.
-        const token = new URL(request.url, 'http://x').searchParams.get('token');
-        const authorization = request.headers.authorization ?? (token ? `Bearer ${token}` : undefined);
+        // The tools call the API as this caller, with its header.
+        const authorization = request.headers.authorization;
         reply.hijack();
         const out = await sessions.handle(request.tenant, authorization, request.raw, reply.raw, request.body);
         if (!out.handled && !reply.raw.headersSent) {

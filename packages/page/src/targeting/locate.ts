@@ -31,6 +31,11 @@ export interface Located {
 }
 
 export interface LocateOptions {
+  /**
+   * The description as written, when the parse took words off it (a leading verb such as
+   * "Hover" in a button named "Hover me"): an element whose whole name is exactly this wins first.
+   */
+  wholeName?: string;
   action: TargetAction;
   /** How long to keep looking while the page settles. */
   waitMs: number;
@@ -255,6 +260,10 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
     const tree = await takeTree(state);
     lastTree = tree;
     const flat = flattenTree(tree);
+    if (opts.wholeName) {
+      const m = matchOnTree(flat, { phrase: opts.wholeName, role: null, strict: true }, opts.action);
+      if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (the whole description is its name)` }, { phrase: opts.wholeName, role: null, strict: true }));
+    }
     for (const spec of specs) {
       const structured = isStructured(spec);
       if (spec.role || structured) {

@@ -72,7 +72,9 @@ export async function resolveDescription(state: PageState, description: string, 
   const spec = parseDescription(description, null);
   if (!spec.phrase && !spec.role && !spec.scope) spec.phrase = phrases[0];
   try {
-    return await locate(state, [spec], { action, waitMs: opts.waitMs, description });
+    const whole = description.trim().replace(/[.!?;,:]+$/g, '').trim();
+    const wholeName = spec.phrase && whole.toLowerCase() !== spec.phrase.toLowerCase() ? whole : undefined;
+    return await locate(state, [spec], { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
   } catch (err) {
     if (err instanceof AppError && err.code === 'target_not_found') {
       // The ladder's counts and samples, plus the resolver's nearest candidates.
