@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 2,
     fileParallelism: true,
     reporters: ['default'],
   },
