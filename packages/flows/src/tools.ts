@@ -430,14 +430,7 @@ export class CaseTools {
     this.checkRole(role);
     const step = this.newStep(ask, role, 'assert');
     const started = Date.now();
-    const rec: AssertionRecord = {
-      ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
-      description: ask.description ?? describeCheck(check),
-      role,
-      check,
-      passed: false,
-      durationMs: 0,
-    };
+    const rec = newAssertion(role, check, ask);
     try {
       const out = await this.raceAbort(evaluate());
       rec.passed = out.passed;
@@ -448,13 +441,7 @@ export class CaseTools {
       if (err instanceof CaseStop) throw err;
       rec.error = errorOf(err);
     }
-    rec.durationMs = Date.now() - started;
-    step.status = rec.passed ? 'passed' : 'failed';
-    if (rec.error) step.error = rec.error;
-    step.assertion = rec;
-    this.report.assertions.push(rec);
-    await this.finishStep(step, null, started);
-    return rec;
+    return this.recordAssertion(step, rec, null, started);
   }
 
   /** One action, by ref (or description as a fallback), with its verified locator recorded first. */
@@ -751,14 +738,7 @@ export class CaseTools {
     const step = this.newStep(ask, role, 'assert');
     const started = Date.now();
     return this.session.run(role, async (state) => {
-      const rec: AssertionRecord = {
-        ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
-        description: ask.description ?? describeCheck(check),
-        role,
-        check,
-        passed: false,
-        durationMs: 0,
-      };
+      const rec = newAssertion(role, check, ask);
       try {
         let loc: Locator | null = null;
         if (check.type.startsWith('element_')) {
@@ -776,15 +756,20 @@ export class CaseTools {
         rec.passed = false;
         rec.error = errorOf(err);
       }
-      rec.durationMs = Date.now() - started;
-      step.status = rec.passed ? 'passed' : 'failed';
-      if (rec.error) step.error = rec.error;
-      if (rec.locator) step.locator = rec.locator;
-      step.assertion = rec;
-      this.report.assertions.push(rec);
-      await this.finishStep(step, state, started);
-      return rec;
+      return this.recordAssertion(step, rec, state, started);
     });
+  }
+
+  /** Close an assertion (page or outside): its step, the report, the screenshot when on a page. */
+  private async recordAssertion(step: StepRecord, rec: AssertionRecord, state: PageState | null, started: number): Promise<AssertionRecord> {
+    rec.durationMs = Date.now() - started;
+    step.status = rec.passed ? 'passed' : 'failed';
+    if (rec.error) step.error = rec.error;
+    if (rec.locator) step.locator = rec.locator;
+    step.assertion = rec;
+    this.report.assertions.push(rec);
+    await this.finishStep(step, state, started);
+    return rec;
   }
 
   complete(passed: boolean, summary: string): void {
@@ -795,4 +780,16 @@ export class CaseTools {
     this.completedPassed = passed;
     this.summary = summary;
   }
+}
+
+/** A new assertion record, not yet evaluated. */
+function newAssertion(role: string, check: CheckSpec, ask: AskContext & { description?: string }): AssertionRecord {
+  return {
+    ...(ask.planStep !== undefined ? { planStep: ask.planStep } : {}),
+    description: ask.description ?? describeCheck(check),
+    role,
+    check,
+    passed: false,
+    durationMs: 0,
+  };
 }
