@@ -32,6 +32,12 @@ export interface AdmissionOptions {
   maxQueuedFor?: (tenant: string) => number;
   /** Free context slots on this node right now. */
   freeSlots: () => number;
+  /**
+   * Waits until slots held for admissions whose outcome is still open (a quota being
+   * checked) are taken or given back; true when there were any. Without it, a burst that
+   * arrives together hears "full" from slots that a refused request is about to return.
+   */
+  slotsSettled?: () => Promise<boolean>;
   /** Create the session on this node (the admitting node). */
   admit: (req: AdmissionRequest) => Promise<unknown>;
   logger?: { warn(o: object, m?: string): void; info(o: object, m?: string): void };
@@ -142,7 +148,11 @@ export class Admission {
     const started = Date.now();
     if (this.draining || this.closed) throw new AppError('shutting_down', 'This node is shutting down; retry shortly.');
     const full: AdmissionRequest = { ...req, node: this.opts.nodeId, enqueuedAt: started };
-    const waiting = await this.queued();
+    let waiting = await this.queued();
+    // No room: first let the slots of admissions still being decided come back, if any.
+    while (!(waiting === 0 && this.opts.freeSlots() >= req.slots) && await this.opts.slotsSettled?.()) {
+      waiting = await this.queued();
+    }
     // admit() takes its pool slots synchronously (the pool reserves before its first
     // await), so checking and admitting in one tick cannot overshoot.
     if (waiting === 0 && this.opts.freeSlots() >= req.slots) {

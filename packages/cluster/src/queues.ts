@@ -11,6 +11,8 @@ export const QUEUES = {
   maintenance: 'maintenance',
   /** Flow runs (natural-language smoke tests). */
   runs: 'runs',
+  /** Suite schedules: BullMQ job schedulers (one per scheduled suite) produce one job per tick. */
+  schedules: 'suite-schedules',
 } as const;
 
 export function bullPrefix(redisPrefix: string): string {

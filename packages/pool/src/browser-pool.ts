@@ -80,6 +80,14 @@ export interface LeaseOptions {
   storageState?: BrowserContextOptions['storageState'];
 }
 
+/** Slots held by BrowserPool.reserve() for leases about to be acquired. */
+export interface SlotReservation {
+  /** One held slot for an acquire (undefined when all are taken). */
+  take(): string | undefined;
+  /** Give back the slots not taken. */
+  release(): void;
+}
+
 export interface Lease {
   id: string;
   browserId: string;
@@ -134,6 +142,8 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   private readonly slots = new Map<string, BrowserSlot>();
   private readonly leases = new Map<string, { lease: Lease; slot: BrowserSlot }>();
   private launching = 0;
+  private refilling = false;
+  private refillAgain = false;
   private closed = false;
   private restarts = 0;
   /** Contexts that could not be closed even after their tabs were crashed. */
@@ -263,18 +273,50 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     return slot;
   }
 
-  /** Lease a context for a tenant. Throws 503 capacity_exhausted when every slot is taken. */
-  async acquire(tenant: string, options: LeaseOptions = {}): Promise<Lease> {
+  /**
+   * Hold `count` slots now, synchronously, for leases acquired later with this
+   * reservation. A caller with work to do before it leases (the tenant's quota in Redis)
+   * reserves first: otherwise the slot looks free meanwhile and a second admission is
+   * started for it, which then fails. Throws 503 capacity_exhausted when they are not free.
+   */
+  reserve(count: number): SlotReservation {
     if (this.closed) throw new AppError('shutting_down', 'The browser pool is shutting down.');
-    if (this.leases.size >= this.opts.maxContexts) {
+    if (this.leases.size + count > this.opts.maxContexts) {
+      throw new AppError('capacity_exhausted', `All ${this.opts.maxContexts} browser contexts are in use.`, {
+        capacity: this.opts.maxContexts, requested: count,
+      });
+    }
+    const ids = Array.from({ length: count }, () => this.placeholder());
+    return {
+      take: () => ids.shift(),
+      release: () => {
+        for (const id of ids.splice(0)) this.leases.delete(id);
+      },
+    };
+  }
+
+  /** An entry in `leases` that holds a slot until the real lease replaces it. */
+  private placeholder(): string {
+    const id = `pending-${randomUUID()}`;
+    this.leases.set(id, { lease: null as unknown as Lease, slot: null as unknown as BrowserSlot });
+    return id;
+  }
+
+  /** Lease a context for a tenant. Throws 503 capacity_exhausted when every slot is taken. */
+  async acquire(tenant: string, options: LeaseOptions = {}, held?: SlotReservation): Promise<Lease> {
+    const reserved = held?.take();
+    if (this.closed) {
+      if (reserved) this.leases.delete(reserved);
+      throw new AppError('shutting_down', 'The browser pool is shutting down.');
+    }
+    if (!reserved && this.leases.size >= this.opts.maxContexts) {
       throw new AppError('capacity_exhausted', `All ${this.opts.maxContexts} browser contexts are in use.`, {
         capacity: this.opts.maxContexts,
       });
     }
-    // Reserve the slot synchronously so concurrent acquires cannot overshoot the cap.
-    const reservation = `pending-${randomUUID()}`;
-    const placeholder = { lease: null as unknown as Lease, slot: null as unknown as BrowserSlot };
-    this.leases.set(reservation, placeholder);
+    // The slot is held synchronously (here or by reserve()) so concurrent acquires cannot
+    // overshoot the cap.
+    const reservation = reserved ?? this.placeholder();
     try {
       const lease = await this.obtain(this.groupOf(tenant), options);
       this.leases.delete(reservation);
@@ -471,9 +513,30 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     this.refillScheduled = true;
     const timer = setTimeout(() => {
       this.refillScheduled = false;
-      this.refill().catch((err) => this.log.warn({ err: String(err) }, 'warm refill failed'));
+      void this.refillOnce();
     }, delayMs);
     timer.unref();
+  }
+
+  /**
+   * One refill at a time: two at once each saw "no spare" while the other was still
+   * launching one, and the pool kept two or three spare browsers. A refill asked for
+   * while one runs runs once more after it.
+   */
+  private async refillOnce(): Promise<void> {
+    if (this.refilling) {
+      this.refillAgain = true;
+      return;
+    }
+    this.refilling = true;
+    try {
+      do {
+        this.refillAgain = false;
+        await this.refill().catch((err) => this.log.warn({ err: String(err) }, 'warm refill failed'));
+      } while (this.refillAgain && !this.closed);
+    } finally {
+      this.refilling = false;
+    }
   }
 
   /**

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { AppError, type CreateSessionBody, type PageInfo, type RoleSpec, type Session, type SessionStatus } from '@ariadne/schema';
 import type { SessionRecord, SessionStore } from '@ariadne/cluster';
 import { PageState, checkNavigationUrl, guardNavigation, runNavigation, setContextBaseURL, toAppError } from '@ariadne/page';
-import { type BrowserPool, type Lease, DEFAULT_VIEWPORT, type PoolLogger } from './browser-pool.js';
+import { type BrowserPool, type Lease, type SlotReservation, DEFAULT_VIEWPORT, type PoolLogger } from './browser-pool.js';
 import type { Denial } from '@ariadne/egress';
 import { operationTimeout, settledWithin, withDeadline } from './deadline.js';
 import { guardDownload, type DownloadLimits } from './download-guard.js';
@@ -37,6 +37,8 @@ export interface SessionManagerOptions {
 /** Takes a tenant's quota holds or throws (429); releases them. TenantQuotas implements it. */
 export interface SessionGate {
   takeSession(tenant: string, sessionId: string, roles: string[]): Promise<void>;
+  /** Throws what takeSession would for a session of `contexts` roles; takes nothing. */
+  check(tenant: string, contexts: number): Promise<void>;
   takeContext(tenant: string, sessionId: string, role: string): Promise<void>;
   releaseSession(tenant: string, sessionId: string, roles: string[]): Promise<void>;
   releaseContext(tenant: string, sessionId: string, role: string): Promise<void>;
@@ -265,6 +267,8 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   private sweeper: NodeJS.Timeout | null = null;
   /** Sessions being ended: gone from `live`, not yet marked ended in Redis. */
   private readonly ending = new Map<string, LiveSession>();
+  /** Quota decisions of creations holding pool slots: a refused one gives its slots back. */
+  private readonly quotaDecisions = new Set<Promise<void>>();
   private closing = false;
   private readonly log: PoolLogger;
 
@@ -322,16 +326,44 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
       roles: specs.map((r) => ({ name: r.name, viewport: r.viewport ?? { ...DEFAULT_VIEWPORT } })),
     };
     const session = new LiveSession(record);
-    // The tenant's quota first: a refused request leases nothing.
     const gate = this.opts.gate;
-    await gate?.takeSession(tenant, record.id, names);
+    // The pool's slots are held before the first await (the admission queue counts on
+    // it: a slot that still looks free while the quota is checked would be promised twice).
+    let held: SlotReservation;
+    for (;;) {
+      try {
+        held = this.pool.reserve(specs.length);
+        break;
+      } catch (err) {
+        // Slots held by creations whose quota is still being decided come back if they are
+        // refused: wait for those decisions before saying the node is full, so the answer
+        // does not depend on timing (a tenant over its share hears quota_exceeded).
+        if (await this.quotaDecisionsSettled()) continue;
+        // A tenant over its quota hears that, not that the node is full.
+        await gate?.check(tenant, names.length);
+        throw err;
+      }
+    }
+    // The tenant's quota next: a refused request leases nothing (its slots are given back
+    // before anyone waiting on the decision looks again).
+    const decision = (gate ? gate.takeSession(tenant, record.id, names) : Promise.resolve()).then(() => {}, (err: unknown) => {
+      held.release();
+      throw err;
+    });
+    this.quotaDecisions.add(decision);
+    try {
+      await decision;
+    } finally {
+      this.quotaDecisions.delete(decision);
+    }
     const giveBack = async () => {
       await Promise.all([...session.roles.values()].map((r) => this.releaseRole(r)));
       await gate?.releaseSession(tenant, record.id, names).catch(() => {});
     };
     session.defaultDeadlineMs = this.opts.operationTimeoutMs ?? 0;
     // Lease all roles; if any fails, give back the ones we got (nothing leaks).
-    const results = await Promise.allSettled(specs.map((spec, i) => this.openRole(session, spec, `roles.${i}.`)));
+    const results = await Promise.allSettled(specs.map((spec, i) => this.openRole(session, spec, `roles.${i}.`, held)));
+    held.release();
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       await giveBack();
@@ -352,7 +384,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
   }
 
   /** fieldPrefix locates the spec in the request body, for errors: "roles.1." or "". */
-  private async openRole(session: LiveSession, spec: RoleSpec, fieldPrefix: string): Promise<LiveRole> {
+  private async openRole(session: LiveSession, spec: RoleSpec, fieldPrefix: string, held?: SlotReservation): Promise<LiveRole> {
     if (spec.baseURL) {
       try {
         checkNavigationUrl(spec.baseURL, this.opts.allowedSchemes);
@@ -371,7 +403,7 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
         baseURL: spec.baseURL,
         extraHTTPHeaders: spec.extraHTTPHeaders,
         storageState: spec.storageState as never,
-      });
+      }, held);
     } catch (err) {
       throw contextOptionError(err, spec, fieldPrefix);
     }
@@ -672,6 +704,16 @@ export class SessionManager extends EventEmitter<SessionManagerEvents> {
         this.emit('session-expiring', { id: s.record.id, inSeconds: Math.ceil(Math.min(idleLeft, ttlLeft) / 1000), reason });
       }
     }
+  }
+
+  /**
+   * Waits for the quota decisions of creations holding pool slots (a refused one gives its
+   * slots back); true when there were any to wait for.
+   */
+  async quotaDecisionsSettled(): Promise<boolean> {
+    if (!this.quotaDecisions.size) return false;
+    await Promise.allSettled([...this.quotaDecisions]);
+    return true;
   }
 
   /** Graceful shutdown: every session ends as closed, every context is released. */
