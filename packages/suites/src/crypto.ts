@@ -25,3 +25,12 @@ export function open(key: Buffer, sealed: Sealed, aad: string): string {
   d.setAuthTag(Buffer.from(sealed.tag, 'base64'));
   return Buffer.concat([d.update(Buffer.from(sealed.data, 'base64')), d.final()]).toString('utf8');
 }
+
+/** Seals a run's secret variables into its record, opened only by the worker running it. */
+export function secretsBox(key: Buffer | null): { seal(values: Record<string, string>, aad: string): Sealed; open(sealed: unknown, aad: string): Record<string, string> } | null {
+  if (!key) return null;
+  return {
+    seal: (values, aad) => seal(key, JSON.stringify(values), aad),
+    open: (sealed, aad) => JSON.parse(open(key, sealed as Sealed, aad)) as Record<string, string>,
+  };
+}

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { withRedis } from '@ariadne/cluster';
 import { AppError, type RoleSpec } from '@ariadne/schema';
 import { open, seal, type Sealed } from './crypto.js';
+import type { SuiteSchedule } from './schedule.js';
 
 // Saved suites in Redis, tenant-scoped: another tenant's suite reads as missing.
 // Secrets (the suite's secret variables and its triggers' signing secrets) live only in
@@ -25,6 +26,23 @@ export interface TriggerInput {
   environments?: string[];
 }
 
+export type NotifyOn = 'failure' | 'success' | 'always';
+
+export interface NotifyInput {
+  type: 'webhook' | 'slack';
+  url: string;
+  /** When to send (default: webhook always, slack on failure). */
+  on?: NotifyOn[];
+}
+
+/** A notify target as stored in plain: its URL is sealed (a Slack webhook URL is a credential). */
+export interface StoredNotify {
+  type: 'webhook' | 'slack';
+  on: NotifyOn[];
+  /** What may be shown: a webhook's origin and path, a Slack URL's host only. */
+  shown: string;
+}
+
 export interface SuiteInput {
   name: string;
   baseUrl: string;
@@ -36,6 +54,15 @@ export interface SuiteInput {
   model?: string;
   options?: Record<string, unknown>;
   triggers?: TriggerInput[];
+  /** Runs the suite on a cron schedule; null (on update) removes it. */
+  schedule?: SuiteSchedule | null;
+  /** A failed case is tried again this many times (0-3); passing then is "flaky". */
+  retries?: number;
+  notify?: NotifyInput[];
+  /** Signs every notification (X-Ariadne-Signature); generated (and answered once) when notify is set without one. */
+  notifySecret?: string;
+  /** GitHub commit statuses: the API base (GitHub Enterprise: https://ghe.example.com/api/v3). */
+  github?: { apiBase?: string };
 }
 
 export interface StoredTrigger {
@@ -58,6 +85,10 @@ export interface Suite {
   model?: string;
   options?: Record<string, unknown>;
   triggers: StoredTrigger[];
+  schedule?: SuiteSchedule;
+  retries?: number;
+  notify?: StoredNotify[];
+  github?: { apiBase?: string };
   sealed?: Sealed;
   createdAt: string;
   updatedAt: string;
@@ -67,10 +98,16 @@ export interface SuiteSecrets {
   secrets: Record<string, string>;
   /** Signing secret of each trigger, by hook id. */
   hooks: Record<string, string>;
+  /** URLs of the notify targets, in the order of `notify`. */
+  notifyUrls?: string[];
+  /** Signs outbound notifications. */
+  notifySecret?: string;
 }
 
 export interface SuiteRunTrigger {
-  type: 'manual' | TriggerType;
+  type: 'manual' | 'schedule' | TriggerType;
+  /** A scheduled run: the tick it was started for (ISO time). */
+  scheduledFor?: string;
   repo?: string;
   sha?: string;
   environment?: string;
@@ -84,9 +121,25 @@ export interface SuiteRun {
   baseUrl: string;
   trigger: SuiteRunTrigger;
   runs: { plan: string; runId: string }[];
+  /** The suite it belongs to (set on new suite runs). */
+  suiteId?: string;
+  /** The origin of the request that started it: report links use it when PUBLIC_URL is unset. */
+  origin?: string;
 }
 
 export const SUITE_RUN_HISTORY = 100;
+/** How long a suite run can be looked up by id (and its notification flags kept). */
+export const SUITE_RUN_TTL_SECONDS = 30 * 86_400;
+
+/** A notify URL as it may be shown: a webhook's origin and path, a Slack URL's origin only. */
+export function shownUrl(type: 'webhook' | 'slack' | 'callback', raw: string): string {
+  try {
+    const u = new URL(raw);
+    return type === 'slack' ? `${u.origin}/…` : `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
 /** A delivery id is remembered this long (GitHub lets users redeliver for days). */
 export const DELIVERY_TTL_SECONDS = 7 * 86_400;
 
@@ -98,6 +151,9 @@ export class SuiteStore {
   private runsKey(id: string) { return `${this.prefix}suite:${id}:runs`; }
   private hookKey(hookId: string) { return `${this.prefix}hook:${hookId}`; }
   private deliveryKey(hookId: string, delivery: string) { return `${this.prefix}hook:${hookId}:delivery:${delivery}`; }
+  private suiteRunKey(id: string) { return `${this.prefix}suiterun:${id}`; }
+  /** Per suite run flags (notified, pending posted), each set once cluster-wide with SET NX. */
+  flagKey(suiteRunId: string, flag: string) { return `${this.prefix}suiterun:${suiteRunId}:${flag}`; }
 
   private aad(s: { id: string; tenant: string }) { return `suite:${s.tenant}:${s.id}`; }
 
@@ -113,13 +169,13 @@ export class SuiteStore {
   }
 
   private sealInto(s: Suite, sec: SuiteSecrets): void {
-    const any = Object.keys(sec.secrets).length > 0 || Object.keys(sec.hooks).length > 0;
+    const any = Object.keys(sec.secrets).length > 0 || Object.keys(sec.hooks).length > 0 || !!sec.notifyUrls?.length || !!sec.notifySecret;
     if (!any) {
       delete s.sealed;
       return;
     }
     if (!this.key) {
-      throw new AppError('secrets_key_missing', 'Storing secrets (suite secrets or trigger signing secrets) needs a server key: the operator sets SECRETS_KEY.', { setting: 'SECRETS_KEY' });
+      throw new AppError('secrets_key_missing', 'Storing secrets (suite secrets, trigger signing secrets, notify targets and their signing secret) needs a server key: the operator sets SECRETS_KEY.', { setting: 'SECRETS_KEY' });
     }
     s.sealed = seal(this.key, JSON.stringify(sec), this.aad(s));
   }
@@ -155,19 +211,46 @@ export class SuiteStore {
       ...(input.planner ? { planner: input.planner } : {}),
       ...(input.model ? { model: input.model } : {}),
       ...(input.options ? { options: input.options } : {}),
+      ...(input.schedule ? { schedule: input.schedule } : {}),
+      ...(input.retries ? { retries: input.retries } : {}),
+      ...(input.github ? { github: input.github } : {}),
       triggers: [],
       createdAt: now,
       updatedAt: now,
     };
     const sec: SuiteSecrets = { secrets: input.secrets ?? {}, hooks: {} };
     this.applyTriggers(s, sec, input.triggers ?? []);
+    const generated = this.applyNotify(s, sec, input.notify, input.notifySecret);
     this.sealInto(s, sec);
     await withRedis(async () => {
       const m = this.redis.multi().set(this.k(s.id), JSON.stringify(s)).zadd(this.idx(tenant), Date.now(), s.id);
       for (const t of s.triggers) m.set(this.hookKey(t.id), s.id);
       await m.exec();
     });
-    return s;
+    return generated ? Object.assign(s, { generatedNotifySecret: generated }) : s;
+  }
+
+  /**
+   * Sets the notify targets (URLs sealed, what may be shown kept plain) and the secret
+   * that signs them. Answers a secret it generated, to be shown once.
+   */
+  private applyNotify(s: Suite, sec: SuiteSecrets, notify: NotifyInput[] | undefined, secret: string | undefined): string | undefined {
+    if (notify !== undefined) {
+      s.notify = notify.map((n) => ({ type: n.type, on: n.on?.length ? [...new Set(n.on)] : [n.type === 'slack' ? 'failure' : 'always'], shown: shownUrl(n.type, n.url) }));
+      sec.notifyUrls = notify.map((n) => n.url);
+      if (!s.notify.length) delete s.notify;
+    }
+    if (secret !== undefined) sec.notifySecret = secret;
+    if (s.notify?.length && !sec.notifySecret) {
+      sec.notifySecret = `whsec_${randomBytes(24).toString('base64url')}`;
+      return sec.notifySecret;
+    }
+    return undefined;
+  }
+
+  /** Any suite by id, whatever its tenant (for workers acting on a run's behalf). */
+  async byId(id: string): Promise<Suite | null> {
+    return this.load(id);
   }
 
   async get(tenant: string, id: string): Promise<Suite> {
@@ -176,7 +259,8 @@ export class SuiteStore {
     return s;
   }
 
-  private async load(id: string): Promise<Suite | null> {
+  /** A suite by id whatever its tenant (a schedule tick carries both and compares them). */
+  async load(id: string): Promise<Suite | null> {
     const raw = await withRedis(() => this.redis.get(this.k(id)));
     return raw ? (JSON.parse(raw) as Suite) : null;
   }
@@ -201,11 +285,16 @@ export class SuiteStore {
     if (patch.planner !== undefined) s.planner = patch.planner;
     if (patch.model !== undefined) s.model = patch.model;
     if (patch.options !== undefined) s.options = patch.options;
+    if (patch.schedule === null) delete s.schedule;
+    else if (patch.schedule !== undefined) s.schedule = patch.schedule;
     if (patch.secrets !== undefined) {
       sec.secrets = patch.secrets;
       s.secretNames = Object.keys(patch.secrets);
     }
     if (patch.triggers !== undefined) this.applyTriggers(s, sec, patch.triggers);
+    if (patch.retries !== undefined) s.retries = patch.retries;
+    if (patch.github !== undefined) s.github = patch.github;
+    const generated = this.applyNotify(s, sec, patch.notify, patch.notifySecret);
     this.sealInto(s, sec);
     s.updatedAt = new Date().toISOString();
     await withRedis(async () => {
@@ -215,16 +304,23 @@ export class SuiteStore {
       for (const t of s.triggers) m.set(this.hookKey(t.id), s.id);
       await m.exec();
     });
-    return s;
+    return generated ? Object.assign(s, { generatedNotifySecret: generated }) : s;
   }
 
-  async delete(tenant: string, id: string): Promise<void> {
+  async delete(tenant: string, id: string): Promise<Suite> {
     const s = await this.get(tenant, id);
     await withRedis(async () => {
       const m = this.redis.multi().del(this.k(id), this.runsKey(id)).zrem(this.idx(tenant), id);
       for (const t of s.triggers) m.del(this.hookKey(t.id));
       await m.exec();
     });
+    return s;
+  }
+
+  /** Claims one schedule tick of a suite: true the first time only (a tick starts one suite run). */
+  async claimTick(suiteId: string, tickMillis: number): Promise<boolean> {
+    const set = await withRedis(() => this.redis.set(`${this.prefix}suite:${suiteId}:tick:${tickMillis}`, '1', 'EX', 86_400, 'NX'));
+    return set === 'OK';
   }
 
   /** The suite and trigger behind a hook id, or null (unknown or deleted). */
@@ -248,8 +344,31 @@ export class SuiteStore {
     await withRedis(() => this.redis.del(this.deliveryKey(hookId, delivery))).catch(() => {});
   }
 
+  /**
+   * Adds a suite run to the history, and under its own id once all its runs are queued:
+   * a run finishing before then leaves the "all done?" check to the launcher.
+   */
   async recordRun(suiteId: string, run: SuiteRun): Promise<void> {
-    await withRedis(() => this.redis.multi().lpush(this.runsKey(suiteId), JSON.stringify(run)).ltrim(this.runsKey(suiteId), 0, SUITE_RUN_HISTORY - 1).exec());
+    await withRedis(() => this.redis.multi()
+      .lpush(this.runsKey(suiteId), JSON.stringify(run))
+      .ltrim(this.runsKey(suiteId), 0, SUITE_RUN_HISTORY - 1)
+      .set(this.suiteRunKey(run.id), JSON.stringify({ ...run, suiteId }), 'EX', SUITE_RUN_TTL_SECONDS)
+      .exec());
+  }
+
+  async suiteRun(id: string): Promise<SuiteRun | null> {
+    if (!/^[\w-]{1,64}$/.test(id)) return null;
+    const raw = await withRedis(() => this.redis.get(this.suiteRunKey(id)));
+    return raw ? (JSON.parse(raw) as SuiteRun) : null;
+  }
+
+  /** Sets a suite run's flag if no node has: true for the one caller that set it. */
+  async claimFlag(suiteRunId: string, flag: string, value = '1'): Promise<boolean> {
+    return (await withRedis(() => this.redis.set(this.flagKey(suiteRunId, flag), value, 'EX', SUITE_RUN_TTL_SECONDS, 'NX'))) === 'OK';
+  }
+
+  async hasFlag(suiteRunId: string, flag: string): Promise<boolean> {
+    return (await withRedis(() => this.redis.exists(this.flagKey(suiteRunId, flag)))) === 1;
   }
 
   /** Suite runs, newest first. */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, ErrorResponse } from '@ariadne/schema';
-import { launchSuite, verifyAriadne, verifyGitHub, verifyNetlify, verifyVercel, type RunSubmitter, type Suite, type SuiteRunTrigger, type SuiteStore } from '@ariadne/suites';
+import { launchSuite, verifyAriadne, verifyGitHub, verifyNetlify, verifyVercel, type Notifier, type RunSubmitter, type Suite, type SuiteRunTrigger, type SuiteStore } from '@ariadne/suites';
 import type { ServerDeps } from '../deps.js';
 import { HookAnswer } from './suite-schemas.js';
 
@@ -46,7 +46,7 @@ function httpUrlOrThrow(raw: string, field: string): void {
   if (!ok) throw new AppError('invalid_payload', `${field} must be an http(s) URL.`, { field });
 }
 
-export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmitter): FastifyPluginAsync => async (fastify) => {
+export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmitter, notifier?: Notifier): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Scoped to this plugin: every body is kept as the exact bytes received.
   app.removeAllContentTypeParsers();
@@ -59,7 +59,11 @@ export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmit
       if (first) return reply.status(200).send({ status: 'duplicate', reason: `Delivery ${dedupeKey} was already received; nothing started.`, suiteRun: first });
     }
     try {
-      const run = await launchSuite(suites, runs, suite, { id, ...(baseUrl ? { baseUrl } : {}), trigger: { ...trigger, hookId } });
+      const run = await launchSuite(suites, runs, suite, {
+        id, ...(baseUrl ? { baseUrl } : {}), trigger: { ...trigger, hookId },
+        origin: `${reply.request.protocol}://${reply.request.headers.host ?? 'localhost'}`,
+        ...(notifier ? { onRecorded: (r) => notifier.launched(r) } : {}),
+      });
       return reply.status(202).send({ status: 'accepted', suiteRun: run.id, runs: run.runs.map((r) => r.runId) });
     } catch (err) {
       // Not started: a redelivery may try again.

@@ -3,9 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, ErrorResponse } from '@ariadne/schema';
 import { parsePlan } from '@ariadne/flows';
-import { launchSuite, suiteStatus, SuiteStore, type Suite, type SuiteInput, type SuiteRun } from '@ariadne/suites';
+import { bullPrefix } from '@ariadne/cluster';
+import { ReportLinks } from '../security/report-links.js';
+import { checkEgressUrl } from '@ariadne/egress';
+import { checkSchedule, launchSuite, Notifier, suiteStatus, suiteStatusOf, SuiteScheduler, SuiteStore, type Suite, type SuiteInput, type SuiteRun } from '@ariadne/suites';
 import type { ServerDeps } from '../deps.js';
-import { createRunService } from './runs.js';
+import { createRunService, quotaSubmitter } from './runs.js';
 import { CreateSuiteBody, RunSuiteBody, SuiteRunSchema, SuiteSchema, UpdateSuiteBody } from './suite-schemas.js';
 import { hookRoutes } from './hooks.js';
 
@@ -31,8 +34,9 @@ function httpUrl(raw: string, field: string): void {
 }
 
 /** A suite that would not run is refused when saved, naming the plan and its line. */
-function check(input: Partial<SuiteInput>, current?: Suite): void {
+function check(input: Partial<SuiteInput>, minScheduleSeconds: number, current?: Suite): void {
   if (input.baseUrl !== undefined) httpUrl(input.baseUrl, 'baseUrl');
+  if (input.schedule) checkSchedule(input.schedule, minScheduleSeconds);
   const plans = input.plans ?? current?.plans ?? [];
   const names = new Set<string>();
   const vars = { ...(input.variables ?? current?.variables ?? {}) };
@@ -47,17 +51,57 @@ function check(input: Partial<SuiteInput>, current?: Suite): void {
       throw err;
     }
   }
+  for (const [i, n] of (input.notify ?? []).entries()) httpUrl(n.url, `notify.${i}.url`);
+  if (input.github?.apiBase) httpUrl(input.github.apiBase, 'github.apiBase');
   const secretNames = new Set(input.secrets ? Object.keys(input.secrets) : []);
   for (const n of Object.keys(input.variables ?? {})) {
     if (secretNames.has(n)) throw new AppError('invalid_request', `"${n}" is both a variable and a secret.`, { field: `variables.${n}` });
   }
 }
 
+/** The notifier as the server wires it (routes and the run processor use one each). */
+export function createNotifier(deps: Pick<ServerDeps, 'config' | 'egress' | 'redis'> & { logger?: ConstructorParameters<typeof Notifier>[0]['logger']; nodeUrl?: string }, suites: SuiteStore, runStore: ConstructorParameters<typeof Notifier>[0]['runs']): Notifier {
+  const { config } = deps;
+  // Commit statuses and Slack messages reach people without an API key: their report
+  // links are signed and expire (the default link lifetime, see report-links.ts).
+  const links = new ReportLinks(deps.redis, config.redisPrefix, config.suites.secretsKey);
+  return new Notifier({
+    signReportUrl: async (runId, tenant, base) => (await links.signedReportUrl(runId, tenant, { publicBase: base })).url,
+    runs: runStore,
+    suites,
+    fetch: deps.egress?.fetch ?? fetch,
+    retry: { attempts: config.notify.attempts, backoffMs: config.notify.backoffMs },
+    publicUrl: config.notify.publicUrl,
+    fallbackOrigin: deps.nodeUrl || config.cluster.nodeUrl || `http://${config.host}:${config.port}`,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+}
+
 export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const suites = new SuiteStore(deps.redis, deps.config.redisPrefix, deps.config.suites.secretsKey);
-  const { store: runStore, runs } = createRunService(deps);
-  app.addHook('onClose', async () => runs.close());
+  const { store: runStore, runs: runService } = createRunService(deps);
+  // Suite runs count against the tenant's max_runs like POST /v1/runs.
+  const runs = quotaSubmitter(deps, runStore, runService);
+  const scheduler = new SuiteScheduler(() => {
+    const conn = deps.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false });
+    conn.on('error', () => {});
+    return conn;
+  }, bullPrefix(deps.config.redisPrefix));
+  const minSchedule = deps.config.suites.scheduleMinSeconds;
+  app.addHook('onClose', async () => {
+    await runService.close();
+    await scheduler.close();
+  });
+  // The launcher's side of "all runs done?" (the run processor does the rest): see notify/.
+  const notifier = createNotifier({ ...deps, logger: fastify.log }, suites, runStore);
+  app.addHook('onClose', async () => notifier.idle());
+  /** Notify URLs and the GitHub API are reached through the egress policy: refused now, not at delivery. */
+  const checkOutbound = async (input: Partial<SuiteInput>) => {
+    if (!deps.egress) return;
+    for (const [i, n] of (input.notify ?? []).entries()) await checkEgressUrl(deps.egress.policy, n.url, `notify.${i}.url`);
+    if (input.github?.apiBase) await checkEgressUrl(deps.egress.policy, input.github.apiBase, 'github.apiBase');
+  };
 
   const runView = async (r: SuiteRun, base: string) => {
     const recs = await Promise.all(r.runs.map((x) => runStore.get(x.runId).catch(() => null)));
@@ -65,7 +109,7 @@ export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fast
       id: r.id,
       createdAt: r.createdAt,
       baseUrl: r.baseUrl,
-      status: suiteStatus(recs.map((rec) => rec?.status ?? null)),
+      status: suiteStatusOf(recs),
       trigger: r.trigger,
       runs: r.runs.map((x, i) => ({ plan: x.plan, runId: x.runId, status: recs[i]?.status ?? null, url: `${base}/v1/runs/${x.runId}` })),
     };
@@ -84,7 +128,13 @@ export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fast
       ...(s.planner ? { planner: s.planner } : {}),
       ...(s.model ? { model: s.model } : {}),
       ...(s.options ? { options: s.options } : {}),
+      ...(s.schedule ? { schedule: { ...s.schedule, next: await scheduler.next(s.id).then((n) => (n ? new Date(n).toISOString() : null), () => null) } } : {}),
       triggers: s.triggers.map((t) => ({ id: t.id, type: t.type, ...(t.environments ? { environments: t.environments } : {}), url: `${base}/v1/hooks/${t.id}` })),
+      retries: s.retries ?? 0,
+      notify: (s.notify ?? []).map((n) => ({ type: n.type, on: n.on, url: n.shown })),
+      ...(s.github ? { github: s.github } : {}),
+      // Shown once: in the answer of the request that generated it.
+      ...((s as { generatedNotifySecret?: string }).generatedNotifySecret ? { notifySecret: (s as { generatedNotifySecret?: string }).generatedNotifySecret } : {}),
       latest: latest ? await runView(latest, base) : null,
       createdAt: s.createdAt,
       updatedAt: s.updatedAt,
@@ -95,8 +145,10 @@ export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fast
     schema: { tags: ['suites'], summary: 'Save a suite: named plans, variables, write-only secrets, deploy triggers', body: CreateSuiteBody, response: { 201: SuiteSchema, ...errors } },
   }, async (req, reply) => {
     const body = req.body as SuiteInput;
-    check(body);
+    check(body, minSchedule);
+    await checkOutbound(body);
     const s = await suites.create(req.tenant, body);
+    if (s.schedule) await scheduler.sync(s);
     return reply.status(201).send(await view(s, baseUrlOf(req)));
   });
 
@@ -115,14 +167,19 @@ export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fast
     schema: { tags: ['suites'], summary: 'Change a suite: each field given replaces the stored one', params: IdParams, body: UpdateSuiteBody, response: { 200: SuiteSchema, ...errors } },
   }, async (req) => {
     const body = req.body as Partial<SuiteInput>;
-    check(body, await suites.get(req.tenant, req.params.id));
-    return view(await suites.update(req.tenant, req.params.id, body), baseUrlOf(req));
+    check(body, minSchedule, await suites.get(req.tenant, req.params.id));
+    await checkOutbound(body);
+    const s = await suites.update(req.tenant, req.params.id, body);
+    if (body.schedule !== undefined) await scheduler.sync(s);
+    return view(s, baseUrlOf(req));
   });
 
   app.delete('/v1/suites/:id', {
-    schema: { tags: ['suites'], summary: 'Delete a suite (its trigger URLs stop working; its runs stay until they expire)', params: IdParams, response: { 204: Type.Null(), ...errors } },
+    schema: { tags: ['suites'], summary: 'Delete a suite (its trigger URLs and its schedule stop; its runs stay until they expire)', params: IdParams, response: { 204: Type.Null(), ...errors } },
   }, async (req, reply) => {
-    await suites.delete(req.tenant, req.params.id);
+    const s = await suites.delete(req.tenant, req.params.id);
+    // If this fails, the next tick finds the suite gone and removes its scheduler itself.
+    if (s.schedule) await scheduler.remove(s.id).catch(() => {});
     return reply.status(204).send(null);
   });
 
@@ -130,11 +187,13 @@ export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fast
     schema: { tags: ['suites'], summary: 'Run a suite now: one ordinary run per plan (202; each run is served by /v1/runs/:id)', params: IdParams, body: Type.Optional(RunSuiteBody), response: { 202: SuiteRunSchema, ...errors } },
   }, async (req, reply) => {
     const s = await suites.get(req.tenant, req.params.id);
-    const body = (req.body ?? {}) as { baseUrl?: string; sha?: string; environment?: string };
+    const body = (req.body ?? {}) as { baseUrl?: string; sha?: string; repo?: string; environment?: string };
     if (body.baseUrl) httpUrl(body.baseUrl, 'baseUrl');
     const run = await launchSuite(suites, runs, s, {
       ...(body.baseUrl ? { baseUrl: body.baseUrl } : {}),
-      trigger: { type: 'manual', ...(body.sha ? { sha: body.sha } : {}), ...(body.environment ? { environment: body.environment } : {}) },
+      origin: baseUrlOf(req),
+      onRecorded: (r) => notifier.launched(r),
+      trigger: { type: 'manual', ...(body.sha ? { sha: body.sha } : {}), ...(body.repo ? { repo: body.repo } : {}), ...(body.environment ? { environment: body.environment } : {}) },
     });
     return reply.status(202).send(await runView(run, baseUrlOf(req)));
   });
@@ -154,6 +213,6 @@ export const suiteRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fast
     return { runs: out, status: out[0]?.status ?? null };
   });
 
-  await app.register(hookRoutes(deps, suites, runs));
+  await app.register(hookRoutes(deps, suites, runs, notifier));
 };
 
