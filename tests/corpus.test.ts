@@ -89,8 +89,10 @@ describe('targeting corpus', () => {
       // Must-fail episodes on every page (absent targets, prose, effects that do not happen,
       // near-duplicate texts): where silent wrongs come from. Pass episodes on every third
       // page (a wrong element acted on): the file stays near two minutes.
-      pick((e: any) => e.kind === 'plan' && e.expect === 'fail');
-      pick((e: any) => e.kind === 'rest' && e.expect === 'fail');
+      // Tasks that guard a silent wrong seen before ("guard" in the page's JSON): every episode.
+      for (const e of eps) if (e.guard) slice.push(e);
+      pick((e: any) => e.kind === 'plan' && e.expect === 'fail' && !e.guard);
+      pick((e: any) => e.kind === 'rest' && e.expect === 'fail' && !e.guard);
       if (i % 3 === 0) {
         pick((e: any) => e.kind === 'plan' && e.expect === 'pass');
         pick((e: any) => e.kind === 'rest' && e.expect === 'pass');

@@ -62,6 +62,51 @@ describe('locators', () => {
     expectAllVerified(r.body);
   });
 
+  it('one locator for a unique, strong role + name: proven alone, nothing else asked of the page', async () => {
+    const snap = await open('robust.html');
+    const r = await locators(refOf(snap, 'textbox', 'Email'), '&max=1');
+    expect(r.status).toBe(200);
+    // Role + exact name, proven unique with no weakness, scores 100: no other draft can rank above it.
+    expect(r.body.locators).toEqual([
+      expect.objectContaining({ code: "page.getByRole('textbox', { name: 'Email', exact: true })", strategy: 'role', score: 100, fragile: false, weaknesses: [], nearDuplicate: 'distinct', verified: { matches: 1, sameElement: true } }),
+    ]);
+    expect(r.body.considered).toBe(1);
+    expect(r.body.target).toEqual({ tag: 'input', role: 'textbox', name: 'Email' });
+    // The same element with max=5 still gets the page's full ranking, role first.
+    const five = await locators(refOf(snap, 'textbox', 'Email'), '&max=5');
+    expect(five.body.considered).toBeGreaterThan(1);
+    expect(five.body.locators[0].code).toBe(r.body.locators[0].code);
+    expect(five.body.target.tag).toBe('input');
+  });
+
+  it('a page that swallows dispatchEvent() in its own world still gets verified, container-scoped locators', async () => {
+    const snap = await open('loc-patched-events.html');
+    const ref = allRefsOf(snap, 'button', 'Choose')[1];
+    const r = await locators(ref);
+    expect(r.status).toBe(200);
+    expect(r.body.target).toEqual({ tag: 'button', role: 'button', name: 'Choose' });
+    expect(r.body.locators[0].code).toBe("page.getByRole('article').filter({ has: page.getByText('For small teams.', { exact: true }) }).getByRole('button', { name: 'Choose', exact: true })");
+    expectAllVerified(r.body);
+    const one = await locators(refOf(snap, 'link', 'Contact sales'), '&max=1');
+    expect(one.body.locators[0].code).toBe("page.getByRole('link', { name: 'Contact sales', exact: true })");
+    expect(one.body.target.tag).toBe('a');
+  });
+
+  it("the fact the cheap hand-off rests on: Playwright's textContent() marks the element it resolved", async () => {
+    // If a Playwright upgrade stops dispatching the mark, locators still work (the
+    // dispatchEvent hand-off takes over) but lose their speed: this says so at once.
+    const snap = await open('products.html');
+    const ref = allRefsOf(snap, 'button', 'Add to Cart')[3];
+    const page = (await svc.service.sessions.use('local', id)).role('default').page().page;
+    await page.evaluate(() => {
+      const w = window as any;
+      w.__marks = [];
+      window.addEventListener('__playwright_mark_target__', (e) => w.__marks.push((e.composedPath()[0] as Element).closest('[data-testid="product-card"]')?.querySelector('h3')?.textContent), true);
+    });
+    await page.locator(`aria-ref=${ref}`).textContent();
+    expect(await page.evaluate(() => (window as any).__marks)).toEqual([await page.getByTestId('product-card').nth(3).locator('h3').textContent()]);
+  });
+
   it('classless cards (seed 000 §3.7), table rows and nested lists', async () => {
     const snap = await open('robust.html');
     const plain = await locators(allRefsOf(snap, 'button', 'Add to Cart')[7]);

@@ -47,12 +47,12 @@ export function episodesOf(corpus, { kinds = ['plan', 'rest'] } = {}) {
   const out = [];
   for (const page of corpus) {
     for (const t of page.tasks) {
-      if (kinds.includes('plan')) (t.plans ?? []).forEach((p, i) => out.push({ id: `${page.name}/${t.id}/plan${i + 1}`, page, task: t.id, kind: 'plan', expect: 'pass', steps: asSteps(p), outcome: t.outcome }));
-      if (kinds.includes('rest')) (t.rest ?? []).forEach((r, i) => out.push({ id: `${page.name}/${t.id}/rest${i + 1}`, page, task: t.id, kind: 'rest', expect: 'pass', steps: Array.isArray(r) ? r : [r], outcome: t.outcome }));
+      if (kinds.includes('plan')) (t.plans ?? []).forEach((p, i) => out.push({ id: `${page.name}/${t.id}/plan${i + 1}`, page, task: t.id, kind: 'plan', expect: 'pass', steps: asSteps(p), outcome: t.outcome, ...(t.guard ? { guard: t.guard } : {}) }));
+      if (kinds.includes('rest')) (t.rest ?? []).forEach((r, i) => out.push({ id: `${page.name}/${t.id}/rest${i + 1}`, page, task: t.id, kind: 'rest', expect: 'pass', steps: Array.isArray(r) ? r : [r], outcome: t.outcome, ...(t.guard ? { guard: t.guard } : {}) }));
     }
     for (const t of page.mustFail) {
-      if (kinds.includes('plan')) (t.plans ?? []).forEach((p, i) => out.push({ id: `${page.name}/${t.id}/plan${i + 1}`, page, task: t.id, kind: 'plan', expect: 'fail', steps: asSteps(p), why: t.why }));
-      if (kinds.includes('rest')) (t.rest ?? []).forEach((r, i) => out.push({ id: `${page.name}/${t.id}/rest${i + 1}`, page, task: t.id, kind: 'rest', expect: 'fail', steps: Array.isArray(r) ? r : [r], why: t.why }));
+      if (kinds.includes('plan')) (t.plans ?? []).forEach((p, i) => out.push({ id: `${page.name}/${t.id}/plan${i + 1}`, page, task: t.id, kind: 'plan', expect: 'fail', steps: asSteps(p), why: t.why, ...(t.guard ? { guard: t.guard } : {}) }));
+      if (kinds.includes('rest')) (t.rest ?? []).forEach((r, i) => out.push({ id: `${page.name}/${t.id}/rest${i + 1}`, page, task: t.id, kind: 'rest', expect: 'fail', steps: Array.isArray(r) ? r : [r], why: t.why, ...(t.guard ? { guard: t.guard } : {}) }));
     }
   }
   return out;

@@ -1,3 +1,4 @@
+import { quietly } from './quiet.js';
 import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
@@ -30,6 +31,8 @@ export interface ActionContext {
   allowedSchemes: string[];
   /** Tab ids of the role, to report tabs the action opened. */
   listPageIds: () => string[];
+  /** Told when each phase of the action ends (resolve, action, settle, snapshot, title): for timing. */
+  lap?: (phase: string) => void;
 }
 
 export interface ActionOutcome {
@@ -89,9 +92,18 @@ function checkRequired(body: ActionBody, hasTarget = false): void {
   }
 }
 
-export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any'): Promise<ResolvedTarget> {
+/**
+ * How long a description look-up keeps trying before a miss answers: DESCRIBE_WAIT_MS (1 s by
+ * default, so an honest miss answers in well under 1.5 s), or longer when the request asks to
+ * wait by giving its own timeoutMs (an element that appears late).
+ */
+export function lookupBudgetMs(ctx: ActionContext, timeoutMs: number | undefined): number {
+  return typeof timeoutMs === 'number' ? Math.max(ctx.describeWaitMs, Math.min(timeoutMs, 120_000)) : ctx.describeWaitMs;
+}
+
+export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any', waitMs = ctx.describeWaitMs): Promise<ResolvedTarget> {
   if (ref) return resolveRef(state, ref);
-  if (description) return resolveDescription(state, description, { waitMs: ctx.describeWaitMs, action });
+  if (description) return resolveDescription(state, description, { waitMs, action });
   throw new AppError('invalid_request', `Give a "${field}" from the latest snapshot (or a description as a fallback).`, { field });
 }
 
@@ -109,7 +121,8 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.description);
   if (resolved) target = resolved;
   else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
-    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action));
+    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs));
+    ctx.lap?.('resolve');
   }
 
   // Race the action against a dialog opening: a modal dialog blocks the page and the
@@ -137,17 +150,51 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   } finally {
     state.off('dialog', onDialog);
   }
+  ctx.lap?.('action');
+  const wantsSnapshot = Boolean(body.snapshot && body.snapshot !== 'none');
+  const takeSnapshot = (title?: string | Promise<string | undefined>) => snapshotView(state, { diff: body.snapshot === 'diff', maxTokens: body.maxTokens, timeoutMs: ctx.actionTimeoutMs, title });
   let settled: SettleReport | undefined;
-  if (watch && !state.dialog && !page.isClosed()) settled = await watch.settle();
-  else watch?.stop();
+  let settledTitle: string | undefined;
+  let snapshot: SnapshotView | undefined;
+  if (watch && !state.dialog && !page.isClosed()) {
+    // The settle wait is the service's own observation, not part of the action: out of traces (quiet.ts).
+    const settling = quietly(page, () => watch.settle());
+    // No request seen yet: the wait is most likely one look at the page. The snapshot asked
+    // for goes right behind that look instead of after it; it stands if the look saw nothing
+    // start and nothing change (the page it was taken of is the settled page), else it is
+    // taken again once the page has settled.
+    const before = state.lastSnapshot;
+    // Its title comes with the look (the look answers with the page's title).
+    const early = wantsSnapshot && watch.waits && watch.requestsSeen === 0 ? takeSnapshot(settling.then((r) => r.title, () => undefined)) : null;
+    early?.catch(() => {});
+    const r = await settling;
+    settled = r.report;
+    settledTitle = r.title;
+    if (early) {
+      if (r.firstLookSettled && !state.dialog) snapshot = await early.catch(() => undefined);
+      else if (!state.dialog) {
+        // Taken too early: the diff is still against the snapshot from before the action.
+        const taken = await early.then(() => state.lastSnapshot, () => null);
+        if (taken && taken !== before) state.lastSnapshot = before;
+      }
+    }
+  } else watch?.stop();
+  ctx.lap?.('settle');
 
   const newPages = ctx.listPageIds().filter((id) => !pagesBefore.has(id));
+  // With a snapshot asked for, the title comes with it; the settle wait reads it too: a round trip to the page fewer.
+  // Without a look's title, the title is read alongside the snapshot (an action may have
+  // renamed the document without changing the tree: a title cached with the tree would be stale).
+  if (wantsSnapshot && !snapshot && !state.dialog) snapshot = await takeSnapshot(settledTitle ?? quietly(page, () => page.title()).catch(() => undefined));
+  if (snapshot) ctx.lap?.('snapshot');
+  const title = state.dialog ? '' : snapshot ? snapshot.title : settledTitle ?? (await quietly(page, () => page.title()).catch(() => ''));
+  ctx.lap?.('title');
   const outcome: ActionOutcome = {
     ok: true,
     action: body.action,
     pageId: state.id,
     url: page.url(),
-    title: state.dialog ? '' : await page.title().catch(() => ''),
+    title,
     ...(target ? { target: { ...(target.ref ? { ref: target.ref } : {}), resolvedBy: target.resolvedBy, ...(target.code ? { locator: target.code } : {}), ...(target.role ? { role: target.role } : {}), ...(target.name ? { name: target.name } : {}), ...(target.why ? { why: target.why } : {}) } } : {}),
     durationMs: 0,
     navigated: state.navEpoch !== epochBefore || page.url() !== urlBefore,
@@ -156,13 +203,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     ...(result !== undefined ? { result } : {}),
     ...(settled ? { settle: settled } : {}),
   };
-  if (body.snapshot && body.snapshot !== 'none' && !state.dialog) {
-    outcome.snapshot = await snapshotView(state, {
-      diff: body.snapshot === 'diff',
-      maxTokens: body.maxTokens,
-      timeoutMs: ctx.actionTimeoutMs,
-    });
-  }
+  if (snapshot) outcome.snapshot = snapshot;
   outcome.durationMs = Date.now() - started;
   return outcome;
 }
@@ -201,9 +242,19 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
     case 'hover':
       await loc.hover({ timeout });
       return undefined;
-    case 'fill':
-      await loc.fill(String(need(body.value, 'value', 'fill', true)), { timeout });
-      return undefined;
+    case 'fill': {
+      let value = String(need(body.value, 'value', 'fill', true));
+      // A date input holds ISO dates: "05/14/2024" or "May 14, 2024" would be dropped (the
+      // browser empties the field) — written as 2024-05-14 instead. Only a value that reads
+      // as a date in another form asks the page what kind of input it is.
+      const iso = isoDate(value);
+      if (iso !== null && iso !== value) {
+        const type = await loc.evaluate((el) => (el instanceof HTMLInputElement ? el.type : ''), undefined, { timeout }).catch(() => '');
+        if (type === 'date') value = iso;
+      }
+      await loc.fill(value, { timeout });
+      return value === body.value ? undefined : { filled: value };
+    }
     case 'clear':
       await loc.clear({ timeout });
       return undefined;
@@ -232,6 +283,12 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       const values = Array.isArray(raw) ? raw : [raw];
       const native = await loc.evaluate((el) => el instanceof HTMLSelectElement, undefined, { timeout }).catch(() => true);
       if (!native) return selectAria(page, loc, values, timeout);
+      // An option that is not there fails at once with the ones that are (selectOption would wait out its timeout).
+      const present = await loc.evaluate((el) => [...(el as HTMLSelectElement).options].map((o) => ({ label: o.label.trim(), value: o.value })), undefined, { timeout }).catch(() => null);
+      if (present) {
+        const missing = values.filter((v) => !present.some((o) => (body.by !== 'value' && o.label === v.trim()) || (body.by !== 'label' && o.value === v)));
+        if (missing.length) throw new AppError('action_failed', `No option ${missing.map((m) => JSON.stringify(m)).join(', ')} to choose; the options are: ${present.slice(0, 15).map((o) => JSON.stringify(o.label)).join(', ')}.`, { missing, options: present.slice(0, 30).map((o) => o.label) });
+      }
       const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
       const selected = await loc.selectOption(opts as never, { timeout });
       return { selected };
@@ -245,10 +302,15 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
         files.map((f) => ({ name: f.name, mimeType: f.mimeType ?? 'application/octet-stream', buffer: Buffer.from(f.contentBase64, 'base64') })),
         { timeout },
       );
+      // The effect: the input holds exactly the files given (an app may reject or clear them).
+      const held = await loc.evaluate((el) => (el instanceof HTMLInputElement && el.files ? [...el.files].map((f) => f.name) : null), undefined, { timeout: 2000 }).catch(() => null);
+      if (held && held.join('\n') !== files.map((f) => f.name).join('\n')) {
+        throw new AppError('action_failed', `The file input holds ${held.length ? held.map((n) => `"${n}"`).join(', ') : 'no file'} after the upload.`, { expected: files.map((f) => f.name), observed: held });
+      }
       return { files: files.map((f) => f.name) };
     }
     case 'drag': {
-      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef', 'any');
+      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef', 'any', lookupBudgetMs(ctx, body.timeoutMs));
       await loc.dragTo(dest.locator, { timeout });
       return { targetRef: dest.ref };
     }
@@ -271,6 +333,26 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { mimeType: `image/${type}`, base64: buf.toString('base64'), bytes: buf.length };
     }
   }
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** "05/14/2024" (month first unless the first number cannot be a month), "14.05.2024", "May 14, 2024", "14 May 2024" → "2024-05-14". */
+export function isoDate(raw: string): string | null {
+  const s = raw.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const ok = (y: number, m: number, d: number) => (m >= 1 && m <= 12 && d >= 1 && d <= 31 ? `${y}-${pad(m)}-${pad(d)}` : null);
+  let m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
+  if (m) {
+    const a = Number(m[1]), b = Number(m[2]), y = Number(m[3]);
+    return a > 12 ? ok(y, b, a) : ok(y, a, b);
+  }
+  m = /^([A-Za-z]{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(s);
+  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) return ok(Number(m[3]), MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]));
+  m = /^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,})\.?,?\s+(\d{4})$/.exec(s);
+  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) return ok(Number(m[3]), MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]));
+  return null;
 }
 
 /**

@@ -26,3 +26,5 @@ export * from './settle.js';
 export * from './targeting/spec.js';
 export * from './targeting/tree-match.js';
 export * from './targeting/locate.js';
+export * from './capture.js';
+export * from './quiet.js';

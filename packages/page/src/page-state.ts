@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
-import { type AriaNode, normalizeTree, indexRefs } from './snapshot/tree.js';
+import { type AriaNode, normalizeTree, indexRefs, sameTree } from './snapshot/tree.js';
 import { RingBuffer } from './ring-buffer.js';
 
 // Everything the service remembers about one tab: its latest full snapshot (for
@@ -51,6 +51,16 @@ export interface SnapshotRecord {
   takenAt: number;
   /** navEpoch when taken: snapshots of different documents are not diffed. */
   epoch: number;
+  /** The same document and the same tree as the snapshot before it (nothing changed in between). */
+  unchanged?: boolean;
+}
+
+/** A title read from the page, and the latest snapshot it still goes with. */
+export interface TitleRead {
+  title: string;
+  snapshotId: string;
+  /** When it was read from the page (Date.now()). */
+  at: number;
 }
 
 /** Per-tab log bounds: entries and bytes (characters of the stored strings). */
@@ -128,6 +138,8 @@ export class PageState extends EventEmitter<PageEvents> {
   /** Refs handed out, with the epoch they belong to (bounded). */
   private readonly issuedRefs = new Map<string, number>();
   lastSnapshot: SnapshotRecord | null = null;
+  /** The title served with the latest snapshot view (see snapshotView: reused while nothing changes). */
+  titleRead: TitleRead | null = null;
   dialog: Dialog | null = null;
   crashed = false;
   closed = false;
@@ -280,9 +292,12 @@ export class PageState extends EventEmitter<PageEvents> {
     const raw = await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs });
     const tree = normalizeTree(raw);
     const previous = this.lastSnapshot;
-    const current: SnapshotRecord = { id: `s${++this.snapshotSeq}`, tree, takenAt: Date.now(), epoch: this.navEpoch };
+    // A page polled while nothing happens answers the same tree again and again: then its
+    // refs are issued already, and the caller may skip other per-change work.
+    const unchanged = previous !== null && previous.epoch === this.navEpoch && sameTree(previous.tree, tree);
+    const current: SnapshotRecord = { id: `s${++this.snapshotSeq}`, tree, takenAt: Date.now(), epoch: this.navEpoch, unchanged };
     this.lastSnapshot = current;
-    for (const ref of indexRefs(tree).keys()) this.issuedRefs.set(ref, this.navEpoch);
+    if (!unchanged) for (const ref of indexRefs(tree).keys()) this.issuedRefs.set(ref, this.navEpoch);
     // Forget refs from long-gone documents so the map stays bounded.
     if (this.issuedRefs.size > 50_000) {
       for (const [ref, epoch] of this.issuedRefs) if (epoch < this.navEpoch - 2) this.issuedRefs.delete(ref);

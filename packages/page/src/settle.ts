@@ -25,11 +25,27 @@ export const QUIET_WINDOW_MS = 25;
 
 const LONG_LIVED = new Set(['websocket', 'eventsource', 'media', 'manifest', 'ping']);
 
+export interface SettleResult {
+  report: SettleReport;
+  /** document.title when the last look at the page answered (none if it did not). */
+  title?: string;
+  /**
+   * The wait ended with its first look at the page, and that look saw no request start
+   * and no DOM change from when it was sent to when it answered: work sent to the page
+   * right behind it (a snapshot) saw the page as settled.
+   */
+  firstLookSettled: boolean;
+}
+
 export interface RequestWatch {
   /** Wait for the page to settle (bounded by the policy), then stop watching. */
-  settle(): Promise<SettleReport>;
+  settle(): Promise<SettleResult>;
   /** Stop watching without waiting (the action failed or a dialog blocks the page). */
   stop(): void;
+  /** Requests seen so far (0 before any): with none, settle() looks at the page once. */
+  readonly requestsSeen: number;
+  /** Does settle() wait at all (false for the policy 'none')? */
+  readonly waits: boolean;
 }
 
 /** Start watching the page's requests: call before the action so none is missed. */
@@ -58,12 +74,15 @@ export function watchRequests(page: Page, policy: SettlePolicy | undefined): Req
     page.on('requestfailed', onDone);
   }
 
-  async function settle(): Promise<SettleReport> {
+  async function settle(): Promise<SettleResult> {
     const started = Date.now();
-    if (cap <= 0) return { state: 'none', waitedMs: 0, requests: 0, mutations: 0 };
+    if (cap <= 0) return { report: { state: 'none', waitedMs: 0, requests: 0, mutations: 0 }, firstLookSettled: false };
     const deadline = started + cap;
     let mutations = 0;
     let quiet = false;
+    let looks = 0;
+    let title: string | undefined;
+    let firstLookSettled = false;
     try {
       while (Date.now() < deadline) {
         if (inflight.size > 0) {
@@ -78,35 +97,52 @@ export function watchRequests(page: Page, policy: SettlePolicy | undefined): Req
         const left = deadline - Date.now();
         // No request seen: one macrotask in the page is enough to let any request the
         // action queued surface here (and costs one round trip, so a static reaction
-        // answers at the floor). After requests: their answers render a moment after they
-        // finish, so the DOM must be quiet for a short window.
+        // answers at the floor): the request event comes over the same CDP session as the
+        // probe's answer, so it reaches us first. A fetch started from a timer of 0 or the
+        // next animation frame after the click is seen too (tests/settle.test.ts, defer=).
+        // After requests: their answers render a moment after they finish, so the DOM
+        // must be quiet for a short window.
         const window = seen === 0 ? 0 : QUIET_WINDOW_MS;
         const probe = await quietProbe(page, Math.min(window, left), left).catch(() => null);
+        looks++;
         if (!probe) break; // page closed or navigating: nothing left to observe here
         mutations += probe.mutations;
+        title = probe.title;
         // A request that started while the DOM was observed sends us round again.
         if (probe.quiet && inflight.size === 0) {
           quiet = true;
+          firstLookSettled = looks === 1 && seen === 0 && probe.mutations === 0;
           break;
         }
       }
     } finally {
       stop();
     }
-    return { state: quiet ? 'quiet' : 'cap', waitedMs: Date.now() - started, requests: seen, mutations };
+    return {
+      report: { state: quiet ? 'quiet' : 'cap', waitedMs: Date.now() - started, requests: seen, mutations },
+      ...(title !== undefined ? { title } : {}),
+      firstLookSettled,
+    };
   }
 
-  return { settle, stop };
+  return {
+    settle,
+    stop,
+    get requestsSeen() {
+      return seen;
+    },
+    waits: cap > 0,
+  };
 }
 
 /**
  * In the page: resolve once the document has had no mutation for `quietMs` (or at the
- * cap). One round trip; the observer is always disconnected.
+ * cap), with the document's title then. One round trip; the observer is always disconnected.
  */
-async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{ quiet: boolean; mutations: number }> {
+async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{ quiet: boolean; mutations: number; title: string }> {
   const inPage = page.evaluate(
     ([q, c]) =>
-      new Promise<{ quiet: boolean; mutations: number }>((resolve) => {
+      new Promise<{ quiet: boolean; mutations: number; title: string }>((resolve) => {
         const t0 = performance.now();
         let last = t0;
         let count = 0;
@@ -119,7 +155,7 @@ async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{
           const now = performance.now();
           if (now - last >= q || now - t0 >= c) {
             mo.disconnect();
-            resolve({ quiet: now - last >= q, mutations: count });
+            resolve({ quiet: now - last >= q, mutations: count + mo.takeRecords().length, title: document.title });
           } else setTimeout(tick, Math.max(1, q - (now - last)));
         };
         setTimeout(tick, q);
@@ -138,5 +174,49 @@ async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{
   } finally {
     clearTimeout(timer);
     inPage.catch(() => {});
+  }
+}
+
+/**
+ * Wait until the document changes (its first DOM mutation), but at least `minMs` and at
+ * most `maxMs`: a search that found nothing yet looks again as soon as something new
+ * arrives (cards rendered from an API answer) instead of after a fixed pause, without
+ * spinning on a page that never stops changing. The page between two documents (the
+ * probe cannot run there) counts as a change after a short pause.
+ */
+export async function waitForDomChange(page: Page, minMs: number, maxMs: number): Promise<void> {
+  const started = Date.now();
+  const changed = await Promise.race([
+    page.evaluate(
+      ([lo, hi]) =>
+        new Promise<boolean>((resolve) => {
+          const t0 = performance.now();
+          let seen = false;
+          let timer = 0;
+          const done = (v: boolean) => {
+            mo.disconnect();
+            clearTimeout(timer);
+            resolve(v);
+          };
+          const mo = new MutationObserver(() => {
+            seen = true;
+            const left = lo - (performance.now() - t0);
+            if (left <= 0) done(true);
+            else {
+              clearTimeout(timer);
+              timer = setTimeout(() => done(true), left) as unknown as number;
+            }
+          });
+          mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+          timer = setTimeout(() => done(seen), hi) as unknown as number;
+        }),
+      [minMs, maxMs] as const,
+    ).catch(() => null),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), maxMs + 100).unref?.()),
+  ]);
+  if (changed === null) {
+    // No answer (navigating, closed, or the page is busy): a plain pause, within the bound.
+    const left = Math.min(minMs, maxMs - (Date.now() - started));
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
   }
 }

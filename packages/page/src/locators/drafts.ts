@@ -116,15 +116,18 @@ function innerSteps(role: string | undefined, name: string | undefined, own: Own
   return out;
 }
 
+/** Role + exact name on the page: the first draft (the host proves it alone when it wins outright). */
+export function roleDraft(role: string, name: string): Draft {
+  return { key: 'role', steps: [{ m: 'getByRole', role, name, exact: true }], strategy: 'role', rank: 0, anchors: [{ text: name, level: 0 }], why: [`role ${role} with accessible name exactly "${name}" (from the snapshot)`] };
+}
+
 /** Every candidate worth matching, roughly best first. */
 export function drafts(facts: Facts, role: string | undefined, name: string | undefined): Draft[] {
   const out: Draft[] = [];
   const inner = innerSteps(role, name, facts.own);
   const innerAnchors = (i: { anchor?: string }) => (i.anchor ? [{ text: i.anchor, level: 0 }] : []);
   // 1. role + exact name on the page.
-  if (role && name && !NAMELESS_ROLES.has(role)) {
-    out.push({ key: 'role', steps: [{ m: 'getByRole', role, name, exact: true }], strategy: 'role', rank: 0, anchors: [{ text: name, level: 0 }], why: [`role ${role} with accessible name exactly "${name}" (from the snapshot)`] });
-  }
+  if (role && name && !NAMELESS_ROLES.has(role)) out.push(roleDraft(role, name));
   // 2. container (+ anchor filter) + inner. A container holding several elements like the target cannot make the inner step unique.
   const containers = facts.containers.filter((c) => c.similarInside <= 1).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.level - b.level);
   containers.forEach((c, ci) => {

@@ -78,3 +78,25 @@ export function shallow(n: AriaElement): Record<string, unknown> {
   for (const [k, v] of Object.entries(n)) if (k !== 'children') out[k] = v;
   return out;
 }
+
+/**
+ * Are two snapshot trees the same (deep equality of their plain JSON data)? Stops at the
+ * first difference; used to skip work that only a changed page needs (the title read).
+ */
+export function sameTree(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameTree(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!sameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}

@@ -1,7 +1,7 @@
 import { AppError } from '@ariadne/schema';
-import type { PageState } from '../page-state.js';
-import { type AriaElement, type AriaNode, countForest, findRef } from './tree.js';
-import { renderSnapshot, type RenderFormat, type RenderOptions } from './render.js';
+import type { PageState, SnapshotRecord } from '../page-state.js';
+import { type AriaElement, type AriaNode, type Counts, countForest, findRef } from './tree.js';
+import { renderSnapshot, type RenderFormat, type RenderOptions, type RenderResult } from './render.js';
 import { diffSnapshots } from './diff.js';
 
 // GET snapshot: one full-page AI snapshot, then the view the caller asked for (a ref's
@@ -21,6 +21,8 @@ export interface SnapshotViewOptions {
   format?: RenderFormat;
   diff?: boolean;
   timeoutMs: number;
+  /** The page's title as the caller just read it (an action's settle wait does): no round trip for it (undefined: read it). */
+  title?: string | Promise<string | undefined>;
 }
 
 export interface SnapshotView {
@@ -47,8 +49,77 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+/** How long a title read may be served again while the page's snapshot does not change. */
+export const TITLE_REUSE_MS = 2000;
+
+/**
+ * The page's title for this snapshot. Reading it is a round trip to the page that costs
+ * the server about as much CPU as the rest of a small snapshot, so while the tree is
+ * unchanged (same document, same nodes) the title read with the previous snapshot is
+ * served again, for at most TITLE_REUSE_MS; then, and on any change, it is read again.
+ */
+async function titleFor(state: PageState, current: SnapshotRecord, previous: SnapshotRecord | null): Promise<string> {
+  const known = state.titleRead;
+  const now = Date.now();
+  if (known && current.unchanged && previous && known.snapshotId === previous.id && now - known.at < TITLE_REUSE_MS) {
+    known.snapshotId = current.id;
+    return known.title;
+  }
+  const title = await state.page.title().catch(() => '');
+  state.titleRead = { title, snapshotId: current.id, at: now };
+  return title;
+}
+
+/**
+ * Renders of one tree, kept per tab while the page does not change: a page polled while
+ * nothing happens answers a deep-equal tree again and again (SnapshotRecord.unchanged), and
+ * rendering is a pure function of the tree and the options, so the render of the previous
+ * snapshot is served again for the same options. A memo object always stands for one tree
+ * content: any change (or a new document) starts a new one.
+ */
+interface RenderMemo {
+  /** The latest snapshot whose tree this memo's renders are of. */
+  snapshotId: string;
+  renders: Map<string, RenderResult>;
+  /** Per scope (ref, offset): the totals and what paging skipped, counted once. */
+  counts: Map<string, { totals: Counts; skipped: Counts }>;
+}
+const renderMemos = new WeakMap<PageState, RenderMemo>();
+/** Renders kept per tab (one per option set and text budget; a poller uses one or two). */
+export const RENDER_MEMO_ENTRIES = 4;
+/** Larger renders (a caller's very large maxTokens) are not kept: memory per tab stays bounded. */
+export const RENDER_MEMO_MAX_CHARS = 200_000;
+
+function renderMemo(state: PageState, current: SnapshotRecord, previous: SnapshotRecord | null): RenderMemo {
+  const known = renderMemos.get(state);
+  if (known && current.unchanged && previous && known.snapshotId === previous.id) {
+    known.snapshotId = current.id;
+    return known;
+  }
+  const fresh: RenderMemo = { snapshotId: current.id, renders: new Map(), counts: new Map() };
+  renderMemos.set(state, fresh);
+  return fresh;
+}
+
+/** renderSnapshot through the tab's memo; `scope` names what roots are (ref, offset). */
+function memoRender(memo: RenderMemo, scope: string, roots: AriaNode[], render: RenderOptions): RenderResult {
+  const key = `${scope}|${render.format}|${render.maxChars}|${render.depth ?? ''}`;
+  const hit = memo.renders.get(key);
+  if (hit) return hit;
+  const r = renderSnapshot(roots, render);
+  if (r.chars <= RENDER_MEMO_MAX_CHARS) remember(memo.renders, key, r);
+  return r;
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= RENDER_MEMO_ENTRIES) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
 export async function snapshotView(state: PageState, opts: SnapshotViewOptions): Promise<SnapshotView> {
   const { current, previous } = await state.snapshot(opts.timeoutMs);
+  const memo = renderMemo(state, current, previous);
+  const scope = `${opts.ref ?? ''}|${opts.offset ?? ''}`;
   const format = opts.format ?? 'yaml';
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const maxChars = Math.max(100, maxTokens * CHARS_PER_TOKEN - ENVELOPE_CHARS);
@@ -63,7 +134,8 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
     }
     roots = [node];
   }
-  const totals = countForest(roots);
+  const counted = memo.counts.get(scope);
+  const totals = counted?.totals ?? countForest(roots);
   // Paging: the zoomed node's children (or the roots) from `offset` on; what comes before
   // counts as left out, so shown + omitted still adds up to the totals.
   let offset: { node: AriaElement | null; start: number } | undefined;
@@ -72,7 +144,7 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
     const list = opts.ref ? roots[0] as AriaElement : null;
     const items = list ? list.children ?? [] : roots;
     const start = Math.min(opts.offset, items.length);
-    skipped = countForest(items.slice(0, start));
+    skipped = counted?.skipped ?? countForest(items.slice(0, start));
     if (list) {
       const sliced: AriaElement = { ...list, children: items.slice(start) };
       roots = [sliced];
@@ -82,7 +154,11 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
       offset = { node: null, start };
     }
   }
-  const [url, title] = [state.page.url(), await state.page.title().catch(() => '')];
+  if (!counted) remember(memo.counts, scope, { totals, skipped });
+  const url = state.page.url();
+  const given = await opts.title;
+  const title = given ?? (await titleFor(state, current, previous));
+  if (given !== undefined) state.titleRead = { title, snapshotId: current.id, at: Date.now() };
   const base = {
     snapshotId: current.id,
     pageId: state.id,
@@ -130,8 +206,9 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
   let maxCollapsed = 20;
   let view!: SnapshotView;
   for (let attempt = 0; attempt < 8; attempt++) {
-    view = budgetedView(base, roots, { format, maxChars: textBudget, depth: opts.depth, offset }, maxTokens, maxCollapsed, skipped);
-    const chars = JSON.stringify(view).length;
+    let chars: number;
+    const render: RenderOptions = { format, maxChars: textBudget, depth: opts.depth, offset };
+    ({ view, chars } = budgetedView(base, memoRender(memo, scope, roots, render), render, maxTokens, maxCollapsed, skipped));
     if (chars <= limit) break;
     if (textBudget <= 100 && maxCollapsed <= 1) break; // cannot get smaller: the envelope alone is over
     if (maxCollapsed > 1 && chars - limit < 2000) maxCollapsed = Math.max(1, maxCollapsed >> 1);
@@ -140,12 +217,12 @@ export async function snapshotView(state: PageState, opts: SnapshotViewOptions):
   return view;
 }
 
-function budgetedView(base: Omit<SnapshotView, 'snapshot' | 'tokens' | 'truncated'>, roots: AriaNode[], render: RenderOptions, maxTokens: number, maxCollapsed: number, skipped: { nodes: number; refs: number }): SnapshotView {
-  const r = renderSnapshot(roots, render);
+/** The view of this render (cut to render.maxChars), and the length of its JSON body. */
+function budgetedView(base: Omit<SnapshotView, 'snapshot' | 'tokens' | 'truncated'>, r: RenderResult, render: RenderOptions, maxTokens: number, maxCollapsed: number, skipped: { nodes: number; refs: number }): { view: SnapshotView; chars: number } {
   const truncated = r.truncated || skipped.nodes > 0;
   const view: SnapshotView = { ...base, snapshot: r.output, tokens: 0, truncated };
   if (truncated) {
-    const top = r.collapsed.slice(0, maxCollapsed);
+    const top = r.collapsed.slice(0, maxCollapsed).map((c) => ({ ...c })); // the render may be memoized: copies
     const omittedNodes = r.omittedNodes + skipped.nodes;
     const omittedRefs = r.omittedRefs + skipped.refs;
     // Point at the fold that leaves out the most, if any: paging on is the usual next step.
@@ -161,8 +238,9 @@ function budgetedView(base: Omit<SnapshotView, 'snapshot' | 'tokens' | 'truncate
         : `Left out ${omittedNodes} nodes${before} to fit maxTokens=${maxTokens}; raise maxTokens.`,
     };
   }
-  // tokens counts the body it is part of, its own digits included.
+  // tokens counts the body it is part of, its own digits included (measured with tokens: 0,
+  // one digit): measured once, here.
   const chars = JSON.stringify(view).length;
   view.tokens = estimateTokens(chars + String(estimateTokens(chars)).length - 1);
-  return view;
+  return { view, chars: chars - 1 + String(view.tokens).length };
 }

@@ -2,8 +2,9 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import type { AriaNode } from '../snapshot/tree.js';
-import { derivedReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
-import { flattenTree, matchOnTree, nearestCandidates, type TreeMatch } from './tree-match.js';
+import { derivedReadings, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
+import { waitForDomChange } from '../settle.js';
+import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type TreeMatch } from './tree-match.js';
 
 // The one target resolver (describe → parse → candidates → rank → prove → act): the REST
 // `description`, the rules planner and the model planners' description fallback all come
@@ -41,6 +42,11 @@ export interface LocateOptions {
   waitMs: number;
   /** The words as given, for messages. */
   description: string;
+  /**
+   * Prove a plain role + name `code` for tree hits (one more round trip; default true).
+   * The flows pass false: they prove a locator from the ref themselves.
+   */
+  code?: boolean;
 }
 
 function q(s: string): string {
@@ -76,8 +82,11 @@ async function fitCheck(loc: Locator, action: TargetAction, quoted: boolean): Pr
     const checkable = (tag === 'input' && (type === 'checkbox' || type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role);
     const labelControl = tag === 'label' ? (e as HTMLLabelElement).control : null;
     switch (a.action) {
-      case 'fill': case 'type': case 'clear':
+      case 'fill': case 'type': case 'clear': {
+        // A range input takes a value by fill (only fill: typing into it means nothing).
+        if (a.action === 'fill' && tag === 'input' && type === 'range') return { ok: true, note: 'a range input (set to the value)' };
         return { ok: editable, note: editable ? 'editable' : `a <${tag}> is not editable` };
+      }
       case 'check': case 'uncheck': {
         const ok = checkable || Boolean(labelControl && ((labelControl as HTMLInputElement).type === 'checkbox' || (labelControl as HTMLInputElement).type === 'radio'));
         return { ok, note: ok ? 'checkable' : `a <${tag}> is not a checkbox, radio or switch` };
@@ -91,7 +100,14 @@ async function fitCheck(loc: Locator, action: TargetAction, quoted: boolean): Pr
         if (control) return { ok: true, note: control === e ? 'interactive' : 'inside a control' };
         const handler = typeof (e as HTMLElement & { onclick?: unknown }).onclick === 'function';
         if (handler) return { ok: true, note: 'has a click handler' };
-        if (getComputedStyle(e).cursor === 'pointer') return { ok: true, note: 'pointer cursor' };
+        if (getComputedStyle(e).cursor === 'pointer') {
+          // Its own pointer, or an inherited one on something that is not prose (a sentence or a
+          // paragraph inside a pointer-cursor container is still prose).
+          const text = (e.textContent ?? '').replace(/\s+/g, ' ').trim();
+          const prose = /^(?:p|h[1-6]|label|legend|caption|figcaption|blockquote)$/.test(tag) || text.length > 60 || /[.;!?]$/.test(text);
+          const inherited = e.parentElement ? getComputedStyle(e.parentElement).cursor === 'pointer' : false;
+          if (!prose || !inherited) return { ok: true, note: 'pointer cursor' };
+        }
         if (a.quoted) return { ok: true, note: 'static text, quoted verbatim' };
         return { ok: false, note: `static <${tag}> text (no click handler, no pointer cursor)` };
       }
@@ -101,7 +117,15 @@ async function fitCheck(loc: Locator, action: TargetAction, quoted: boolean): Pr
   }, { action, quoted }, { timeout: 2000 }).catch(() => ({ ok: false, note: 'element went away' }));
 }
 
-type Rung = 'label' | 'placeholder' | 'text';
+/** fitFor, and for a click on static text with the exact words: a script listening for clicks on it. */
+async function fitOrListener(page: Page, loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string; role?: string }> {
+  const fit = await fitFor(loc, action, quoted);
+  if (fit.ok || action !== 'click' || !fit.note.startsWith('static')) return fit;
+  const on = await clickListenerOn(page, loc);
+  return on ? { ...fit, ok: true, note: on } : fit;
+}
+
+type Rung = 'label' | 'placeholder' | 'title' | 'text';
 
 function rungLocator(page: Page, kind: Rung, phrase: string, exact: boolean): { locator: Locator; code: string } {
   const re = new RegExp(`^\\s*${escapeRegExp(phrase)}\\s*$`, 'i');
@@ -110,6 +134,8 @@ function rungLocator(page: Page, kind: Rung, phrase: string, exact: boolean): { 
     case 'label': return { locator: page.getByLabel(exact ? re : phrase), code: `getByLabel(${arg})` };
     case 'placeholder': return { locator: page.getByPlaceholder(exact ? re : phrase), code: `getByPlaceholder(${arg})` };
     case 'text': return { locator: page.getByText(exact ? re : phrase), code: `getByText(${arg})` };
+    // A glyph button (🗑) whose name is its glyph says what it does in its title.
+    case 'title': return { locator: page.getByTitle(exact ? re : phrase), code: `getByTitle(${arg})` };
   }
 }
 
@@ -122,7 +148,9 @@ interface LadderAmbiguity {
 
 /** One locator rung: unique visible match that can take the action; an ambiguity stops the descent. */
 async function tryRung(page: Page, kind: Rung, spec: DescribedTarget, action: TargetAction): Promise<Located | LadderAmbiguity | null> {
-  const exactOnly = spec.quoted || (kind === 'text' && action === 'click');
+  // A derived or whole-words reading (strict) matches whole names only: "Share Invoice 7" is
+  // never the title "Share Invoice 7 (void)".
+  const exactOnly = spec.quoted || spec.strict || (kind === 'text' && action === 'click');
   const first = rungLocator(page, kind, spec.phrase, exactOnly);
   let visible = first.locator.filter({ visible: true });
   let count = await visible.count().catch(() => 0);
@@ -137,18 +165,72 @@ async function tryRung(page: Page, kind: Rung, spec: DescribedTarget, action: Ta
   if (count > 1) {
     // Only the matches that can take the action count towards an ambiguity.
     const fits: number[] = [];
-    for (let i = 0; i < Math.min(count, 10); i++) if ((await fitFor(visible.nth(i), action, !!spec.quoted)).ok) fits.push(i);
+    for (let i = 0; i < Math.min(count, 10); i++) {
+      const f = await fitOrListener(page, visible.nth(i), action, !!spec.quoted);
+      if (f.ok && roleFits(spec.role, f.role)) fits.push(i);
+    }
     if (fits.length === 0) return null;
     if (fits.length > 1) return { rung: kind, phrase: spec.phrase, visible, count: fits.length };
     const only = visible.nth(fits[0]);
-    const fit = await fitFor(only, action, !!spec.quoted);
+    const fit = await fitOrListener(page, only, action, !!spec.quoted);
     return { locator: only, resolvedBy: `description:${kind}`, code: `${code}.nth(${fits[0]})`, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}" (${fit.note})` };
   }
-  const fit = await fitFor(visible, action, !!spec.quoted);
-  if (!fit.ok) return null;
+  const fit = await fitOrListener(page, visible, action, !!spec.quoted);
+  // The kind the words name must fit too: "the search button" never lands on the search field.
+  if (!fit.ok || !roleFits(spec.role, fit.role)) return null;
   // Pinned to the one it proved: a popup the action opens (a listbox labelled the same) must
   // not turn the locator ambiguous mid-action.
   return { locator: visible.first(), resolvedBy: `description:${kind}`, code, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
+}
+
+/**
+ * Does a script listen for clicks on this element, or on its parent or grandparent (a list that
+ * delegates to its items)? Listeners are invisible to the DOM, so this asks the browser
+ * (CDP DOMDebugger.getEventListeners) — only for the one element an exact-text rung found,
+ * never for a page's worth. Listeners on <body>, <html>, the document or the window (analytics,
+ * global handlers) do not count: they would make every text clickable.
+ */
+async function clickListenerOn(page: Page, loc: Locator): Promise<string | null> {
+  const key = `__ariadneListenerProbe${Math.random().toString(36).slice(2)}`;
+  let cdp: Awaited<ReturnType<ReturnType<Page['context']>['newCDPSession']>> | null = null;
+  try {
+    const probe = await loc.evaluate((el: Element, k: string) => {
+      const chain: Element[] = [];
+      let up: Element | null = el;
+      while (up && chain.length < 8 && up !== document.body && up !== document.documentElement) {
+        chain.push(up);
+        up = up.parentElement ?? (((up.getRootNode() as ShadowRoot).host as Element | undefined) ?? null);
+      }
+      (window as unknown as Record<string, unknown>)[k] = chain;
+      // Evidence that a delegated listener means this element: one of a row of look-alikes (same
+      // tag and class: chips, options, tiles) with a short label. Prose never: a paragraph, a
+      // heading, a label, a sentence.
+      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const prose = /^(?:p|h[1-6]|label|legend|caption|figcaption|blockquote|dt|dd|th|td)$/i.test(el.tagName) || text.length > 40 || text.split(' ').length > 5 || /[.;:!?]$/.test(text);
+      const sibs = el.parentElement ? [...el.parentElement.children].filter((c) => c !== el && c.tagName === el.tagName && c.className === el.className && (c.textContent ?? '').trim().length > 0 && (c.textContent ?? '').trim().length <= 40) : [];
+      return { depth: chain.length, lookalikes: !prose && sibs.length >= 2 };
+    }, key, { timeout: 1000 });
+    cdp = await page.context().newCDPSession(page);
+    const types = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup']);
+    for (let i = 0; i < probe.depth; i++) {
+      // A listener on an ancestor counts only with evidence: the list that delegates to its items
+      // (parent or grandparent) when this is one of a row of look-alikes. A far ancestor (a React
+      // root) never does by itself: there a pointer cursor, a role, a tabindex or an onclick
+      // attribute (checked before this probe) is the evidence.
+      if (i > 0 && (!probe.lookalikes || i > 2)) break;
+      const { result } = (await cdp.send('Runtime.evaluate', { expression: `window[${JSON.stringify(key)}][${i}]` })) as { result: { objectId?: string } };
+      if (!result.objectId) continue;
+      const { listeners } = (await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: 0 })) as { listeners: { type: string }[] };
+      const hit = listeners.find((l) => types.has(l.type));
+      if (hit) return i === 0 ? `a ${hit.type} listener on it` : `a ${hit.type} listener on an ancestor (${i} up), and it is one of a row of look-alikes`;
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    await page.evaluate((k: string) => { delete (window as unknown as Record<string, unknown>)[k]; }, key).catch(() => {});
+    await cdp?.detach().catch(() => {});
+  }
 }
 
 /**
@@ -166,19 +248,63 @@ async function attributeRung(page: Page, spec: DescribedTarget, action: TargetAc
   const n = await visible.count().catch(() => 0);
   if (n !== 1) return null;
   const fit = await fitFor(visible, action, false);
-  if (!fit.ok) return null;
+  if (!fit.ok || !roleFits(spec.role, fit.role)) return null;
   const parts = sel.split(', ');
   const which = await visible.evaluate((el, list: string[]) => list.find((x) => el.matches(x)) ?? null, parts).catch(() => null);
   const unique = which ? (await page.locator(which).count().catch(() => 0)) === 1 : false;
   return { locator: visible, resolvedBy: 'description:attribute', ...(unique && which ? { code: `locator(${q(which)})` } : {}), why: `id/name/class/test id spelled "${[...forms][0]}"${fit.note ? ` (${fit.note})` : ''}` };
 }
 
-async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit' }>, spec: DescribedTarget): Promise<Located> {
+/**
+ * The file input an upload names: by its label, aria-label/-labelledby, title, id or name, or
+ * the text of the small container around it (a drop zone: "Browse… Cover letter"), hidden
+ * inputs included; with no name, the page's only file input. Ties are no answer.
+ */
+async function uploadRung(page: Page, spec: DescribedTarget, description: string): Promise<Located | null> {
+  const all = page.locator('input[type=file]');
+  const phrase = spec.phrase.replace(/\s+/g, ' ').trim().toLowerCase();
+  const scores = await all.evaluateAll((els: Element[], p: string) => {
+    const norm = (t: string | null | undefined) => (t ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+    const words = (t: string) => ` ${norm(t).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+    const has = (t: string) => Boolean(p) && words(t).includes(` ${p.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `);
+    return els.map((el) => {
+      const input = el as HTMLInputElement;
+      const own = [...(input.labels ?? [])].map((l) => l.textContent ?? '');
+      own.push(input.getAttribute('aria-label') ?? '', input.title ?? '', input.placeholder ?? '');
+      for (const id of (input.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) own.push((input.getRootNode() as Document).getElementById?.(id)?.textContent ?? '');
+      const spelled = [input.id, input.name, input.getAttribute('data-testid') ?? ''].map((x) => x.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+      let container = '';
+      let up: Element | null = input.parentElement;
+      for (let i = 0; up && i < 3 && up !== document.body; i++, up = up.parentElement) {
+        const t = norm(up.textContent);
+        if (t.length > 160 || up.querySelectorAll('input[type=file]').length > 1) break;
+        if (t) { container = t; break; }
+      }
+      if (!p) return 1;
+      if (own.some((t) => norm(t) === p)) return 4;
+      if (own.some(has)) return 3;
+      if (spelled.some((t) => norm(t) === p) || has(container)) return 2;
+      return 0;
+    });
+  }, phrase).catch(() => [] as number[]);
+  if (!scores.length) return null;
+  const best = Math.max(...scores);
+  if (best <= 0) return null;
+  const at = scores.flatMap((sc, i) => (sc === best ? [i] : []));
+  if (at.length !== 1) return null;
+  const i = at[0];
+  const locator = scores.length === 1 ? all.first() : all.nth(i);
+  const how = !phrase ? 'the only file input on the page' : best === 4 ? `the file input labelled "${spec.phrase}"` : best === 3 ? `the file input whose label mentions "${spec.phrase}"` : `the file input in the container that says "${spec.phrase}" (or spelled so in its id/name)`;
+  void description;
+  return { locator, resolvedBy: 'description:file-input', code: scores.length === 1 ? "locator('input[type=file]')" : `locator('input[type=file]').nth(${i})`, role: 'file input', ...(spec.phrase ? { name: spec.phrase } : {}), why: how };
+}
+
+async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit' }>, spec: DescribedTarget, withCode = true): Promise<Located> {
   const page = state.page;
   const locator = page.locator(`aria-ref=${m.ref}`);
   // A plain role + name locator when it is unique (the flows prove a better one from the ref).
   let code: string | undefined;
-  if (m.name && !m.group && m.rung === 'role') {
+  if (withCode && m.name && !m.group && m.rung === 'role') {
     const byRole = page.getByRole(m.role as never, { name: m.name, exact: true }).filter({ visible: true });
     if ((await byRole.count().catch(() => 0)) === 1) code = `getByRole('${m.role}', { name: ${q(m.name)}, exact: true })`;
   }
@@ -187,13 +313,20 @@ async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit'
   return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}) };
 }
 
+/** Does the row show the scope as a whole text of its own (a cell, a name), not inside a longer one? */
 function rowMentions(n: AriaNode, sc: string): boolean {
-  if (typeof n === 'string') return n.toLowerCase().includes(sc);
-  if ((n.name ?? '').toLowerCase().includes(sc) || (typeof n.text === 'string' && n.text.toLowerCase().includes(sc))) return true;
+  const same = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase().replace(/[.!?;,:]+$/, '') === sc.replace(/[.!?;,:]+$/, '');
+  if (typeof n === 'string') return same(n);
+  if (same(n.name ?? '') || (typeof n.text === 'string' && same(n.text))) return true;
   return (n.children ?? []).some((c) => rowMentions(c, sc));
 }
 
-const ROUTE_NOUN = /\s+(?:menu|section|tab|panel|accordion|group|submenu|drawer)$/i;
+/** A route's name without the glyphs around it ("Actions ▾", "Move to ▸" → actions, move to). */
+function routeName(name: string): string {
+  return name.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+const ROUTE_NOUN = /\s+(?:menu|section|tab|panel|accordion|group|submenu|drawer|dropdown|folder)$/i;
 
 /**
  * A scope that names a closed control ("in the Shipping section", "in the Billing tab",
@@ -206,7 +339,7 @@ async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, spe
     for (const s of [spec, ...derivedReadings(spec)]) if (s.scope) scopes.add(s.scope.replace(ROUTE_NOUN, '').trim().toLowerCase());
   }
   if (!scopes.size) return null;
-  const routes = flat.filter((f) => scopes.has(f.name.trim().toLowerCase()) && ['tab', 'button', 'menuitem', 'treeitem', 'generic', 'link', 'heading'].includes(f.node.role)).slice(0, 4);
+  const routes = flat.filter((f) => (scopes.has(f.name.trim().toLowerCase()) || scopes.has(routeName(f.name))) && ['tab', 'button', 'menuitem', 'treeitem', 'generic', 'link', 'heading'].includes(f.node.role)).slice(0, 4);
   // Controls shown on hover only: hover the one row/item/card whose text shows the scope.
   for (const sc of scopes) {
     const items = flat.filter((f) => ['listitem', 'row', 'article'].includes(f.node.role) && f.name.toLowerCase() !== sc && rowMentions(f.node, sc));
@@ -232,7 +365,92 @@ async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, spe
     await page.waitForTimeout(200);
     return `opening ${r.node.role} "${r.name}"`;
   }
+  // Rows without list semantics (plain <div>s), after any closed route the scope names: the
+  // one container that shows the scope as a whole text and holds controls hidden until hovered.
+  for (const sc of scopes) {
+    const how = await hoverContainerShowing(page, sc);
+    if (how) return how;
+  }
   return null;
+}
+
+/** Which of these refs (the ones a hover or an opening brought into view) is the element, if any? */
+async function newlyShown(page: Page, loc: Locator, refs: string[]): Promise<string | null> {
+  if (!refs.length || refs.length > 200) return null;
+  const el = await loc.elementHandle({ timeout: 1000 }).catch(() => null);
+  if (!el) return null;
+  const handles = await Promise.all(refs.map((r) => page.locator(`aria-ref=${r}`).elementHandle({ timeout: 1000 }).catch(() => null)));
+  try {
+    const i = await page.evaluate(([e, hs]) => hs.findIndex((h) => h === e), [el, handles] as const);
+    return i >= 0 ? refs[i] : null;
+  } catch {
+    return null;
+  } finally {
+    await Promise.all([el, ...handles].map((h) => h?.dispose().catch(() => {})));
+  }
+}
+
+/**
+ * Hover the one container (up to six levels above an element whose whole text is the scope,
+ * open shadow roots included) that holds a hidden button, link or titled control: a row whose
+ * tools show on hover. Two such containers (near-duplicates) or none: nothing is hovered.
+ */
+async function hoverContainerShowing(page: Page, scope: string): Promise<string | null> {
+  const handle = await page.evaluateHandle((sc: string) => {
+    // Trailing punctuation aside ("Lunch?" as the row says it, "Lunch" as a description may).
+    const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase().replace(/[.!?;,:]+$/, '');
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      const st = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none';
+    };
+    const all: Element[] = [];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) {
+        all.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
+    const found = new Set<Element>();
+    for (const el of all) {
+      if (norm(el.textContent ?? '') !== sc || !shown(el) || el.closest('button,[role=button]')) continue;
+      // Only the innermost element with that text.
+      if ([...el.children].some((c) => norm(c.textContent ?? '') === sc)) continue;
+      let up: Element | null = parentOf(el);
+      for (let i = 0; up && i < 6 && up !== document.body; i++, up = parentOf(up)) {
+        // The first level that holds controls besides the text itself is the row: never a wider
+        // one (a list whose other rows' tools are hidden would reveal another row's).
+        const controls = [...up.querySelectorAll('button,a[href],[role=button],[role=menuitem]')].filter((c) => c !== el && !c.contains(el) && !el.contains(c));
+        if (!controls.length) continue;
+        const hidden = [...up.querySelectorAll('button,a[href],[role=button],[role=menuitem],[title],[aria-label]')].some((c) => !shown(c) && (c.matches('button,a[href],[role=button],[role=menuitem]') || c.closest('button,a[href],[role=button]')) );
+        if (hidden) found.add(up);
+        break;
+      }
+    }
+    return found.size === 1 ? [...found][0] : null;
+  }, scope.toLowerCase().replace(/\s+/g, ' ').trim().replace(/[.!?;,:]+$/, '')).catch(() => null);
+  const el = handle?.asElement() ?? null;
+  if (!el) {
+    await handle?.dispose().catch(() => {});
+    return null;
+  }
+  try {
+    const ok = await el.hover({ timeout: 1500 }).then(() => true, () => false);
+    if (!ok) return null;
+    await page.waitForTimeout(150);
+    return `hovering the container that shows "${scope}"`;
+  } finally {
+    await el.dispose().catch(() => {});
+  }
+}
+
+/** How long a search waits, once, for a document that is still loading before it answers a miss. */
+const LOAD_GRACE_MS = 5000;
+
+async function stillLoading(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.readyState !== 'complete').catch(() => true);
 }
 
 async function takeTree(state: PageState): Promise<AriaNode[]> {
@@ -247,12 +465,18 @@ async function takeTree(state: PageState): Promise<AriaNode[]> {
  */
 export async function locate(state: PageState, specs: DescribedTarget[], opts: LocateOptions): Promise<Located> {
   const page = state.page;
-  const deadline = Date.now() + Math.max(0, opts.waitMs);
+  const began = Date.now();
+  const deadline = began + Math.max(0, opts.waitMs);
   let lastTree: AriaNode[] = [];
   const misses: string[] = [];
   let passMs = 0;
   let revealed = '';
   let reveals = 0;
+  // Refs shown before the first route was opened, and the names of the routes opened.
+  let shownBefore: Set<string> | null = null;
+  const openedRoutes: string[] = [];
+  const epochAtStart = state.navEpoch;
+  let waitedForLoad = false;
   const withRoute = <T extends { why: string }>(x: T): T => (revealed ? { ...x, why: `${x.why}; revealed by ${revealed} first` } : x);
   for (;;) {
     const passStart = Date.now();
@@ -260,27 +484,40 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
     const tree = await takeTree(state);
     lastTree = tree;
     const flat = flattenTree(tree);
-    if (opts.wholeName) {
+    if (opts.action === 'upload') {
+      // Only a file input takes an upload (often hidden behind a styled "Browse" button): the
+      // tree and the text rungs never stand in for one.
+      for (const spec of specs) {
+        const r = await uploadRung(page, spec, opts.description);
+        if (r) return r;
+      }
+      misses.push(`no file input is associated with "${specs[0]?.phrase ?? ''}"`);
+    } else if (opts.wholeName) {
       const m = matchOnTree(flat, { phrase: opts.wholeName, role: null, strict: true }, opts.action);
-      if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (the whole description is its name)` }, { phrase: opts.wholeName, role: null, strict: true }));
+      if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (the whole description is its name)` }, { phrase: opts.wholeName, role: null, strict: true }, opts.code !== false));
+      // "Open help" on a focusable <div>: its exact text, when it can take the action.
+      if (opts.action === 'click' && m.kind === 'none') {
+        const r = await tryRung(page, 'text', { phrase: opts.wholeName, role: null, strict: true }, opts.action);
+        if (r && 'why' in r) return withRoute({ ...r, why: `${r.why} (the whole description is its text)` });
+      }
     }
-    for (const spec of specs) {
+    for (const spec of opts.action === 'upload' ? [] : specs) {
       const structured = isStructured(spec);
       if (spec.role || structured) {
         const m = matchOnTree(flat, spec, opts.action);
-        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec));
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         misses.push(m.why);
         if (structured) continue;
       }
-      for (const kind of ['label', 'placeholder'] as Rung[]) {
+      for (const kind of (['click', 'hover'].includes(opts.action) ? ['label', 'placeholder', 'title'] : ['label', 'placeholder']) as Rung[]) {
         const r = await tryRung(page, kind, spec, opts.action);
         if (r && 'why' in r) return withRoute(r);
-        if (r) throw await ladderAmbiguity(state, opts.description, r);
+        if (r) throw await ladderAmbiguity(state, opts.description, r, flat, spec, opts.action);
       }
       if (!spec.role) {
         const m = matchOnTree(flat, spec, opts.action);
-        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec));
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         misses.push(m.why);
       }
@@ -291,22 +528,51 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
       if (['click', 'hover', 'assert', 'any', 'focus', 'scroll'].includes(opts.action)) {
         const r = await tryRung(page, 'text', spec, opts.action);
         if (r && 'why' in r) return withRoute(r);
-        if (r) throw await ladderAmbiguity(state, opts.description, r);
+        if (r) throw await ladderAmbiguity(state, opts.description, r, flat, spec, opts.action);
       }
     }
     // Nothing as written: other readings of the words, on the tree only (scoped, so a
     // reading that matches loosely still has to be unique in its container).
-    for (const spec of specs) {
-      for (const alt of derivedReadings(spec)) {
+    for (const spec of opts.action === 'upload' ? [] : specs) {
+      for (const alt of [...derivedReadings(spec), ...groupOptionReadings(spec)]) {
         const m = matchOnTree(flat, alt, opts.action);
-        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt));
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt, opts.code !== false));
+      }
+    }
+    if (['fill', 'type', 'press', 'any', 'focus', 'click'].includes(opts.action)) {
+      for (const spec of specs) {
+        const m = newItemField(flat, spec);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
+      }
+    }
+    // Once the route a scope named was opened ("Save in the Settings tab", "Export in the File
+    // menu"), the route was the scope: the target without it, but only an element that the
+    // opening brought into view (not shown before), so a look-alike elsewhere never counts.
+    if (shownBefore && opts.action !== 'upload') {
+      for (const spec of [...specs, ...specs.flatMap((x) => derivedReadings(x))]) {
+        if (!spec.scope || !spec.phrase) continue;
+        const sc = spec.scope.replace(ROUTE_NOUN, '').trim().toLowerCase();
+        if (!openedRoutes.some((r) => r === sc || routeName(r) === routeName(sc))) continue;
+        const m = matchOnTree(flat, { ...spec, scope: undefined }, opts.action);
+        if (m.kind === 'hit' && !shownBefore.has(m.ref)) return withRoute(await treeLocated(state, { ...m, why: `${m.why}, shown once "${spec.scope}" was opened` }, spec));
+        if (m.kind === 'none' && ['click', 'hover'].includes(opts.action)) {
+          // A glyph button named by its title, shown by the hover or the opening.
+          const r = await tryRung(page, 'title', { ...spec, scope: undefined }, opts.action);
+          const ref = r && 'why' in r ? await newlyShown(page, r.locator, flat.filter((f) => !shownBefore!.has(f.ref)).map((f) => f.ref)) : null;
+          // Pinned to that element by its ref: a look-alike in another row never stands in for it.
+          if (r && 'why' in r && ref) return withRoute({ ...r, locator: page.locator(`aria-ref=${ref}`), ref, why: `${r.why}, shown once "${spec.scope}" was opened` });
+        }
       }
     }
     // The step named the route to a target that is not shown yet (a collapsed section, a
     // tab, a menu): open it once, then look again.
     if (reveals < 2) {
+      const before = new Set(flat.map((f) => f.ref));
       const how = await revealRoute(page, flat, specs);
       if (how) {
+        shownBefore ??= before;
+        const name = /"([^"]+)"$/.exec(how)?.[1];
+        if (name) openedRoutes.push(name.trim().toLowerCase());
         revealed = revealed ? `${revealed}, then ${how}` : how;
         reveals++;
         continue;
@@ -314,14 +580,29 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
     }
     passMs = Date.now() - passStart;
     // Do not start a pass that cannot end before the deadline: a miss answers on time.
-    if (Date.now() + 150 + passMs >= deadline) break;
-    await page.waitForTimeout(150);
+    if (Date.now() + 150 + passMs >= deadline) {
+      // Unless the page is between documents (the previous step started a navigation that
+      // landed during the search, or the new document is still loading): that is not a
+      // miss yet. Wait for its load once, bounded, and look again.
+      if (!waitedForLoad && (state.navEpoch !== epochAtStart || (await stillLoading(page)))) {
+        waitedForLoad = true;
+        await page.waitForLoadState('load', { timeout: LOAD_GRACE_MS }).catch(() => {});
+        continue;
+      }
+      break;
+    }
+    // Look again as soon as the page changes (within 30–150 ms), not after a fixed pause.
+    await waitForDomChange(page, 30, 150);
   }
   const spec = specs[0];
-  throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${misses[0] ? ` (${misses[0]})` : ''}.`, {
+  const waitedMs = Date.now() - began;
+  throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${misses[0] ? ` (${misses[0]})` : ''}; looked for ${waitedMs} ms.`, {
     description: opts.description,
     understood: spec,
     action: opts.action,
+    // The look-up budget and what it used: a miss answers when the budget is over, never later.
+    waitBudgetMs: Math.max(0, opts.waitMs),
+    waitedMs,
     nearest: nearestCandidates(lastTree, spec, opts.action),
     currentUrl: page.url(),
     hint: 'Take a fresh snapshot and act on a ref from it, or name the element as the nearest candidates show it.',
@@ -339,15 +620,20 @@ function ambiguous(description: string, spec: DescribedTarget, m: Extract<TreeMa
   });
 }
 
-async function ladderAmbiguity(state: PageState, description: string, hit: LadderAmbiguity): Promise<AppError> {
+async function ladderAmbiguity(state: PageState, description: string, hit: LadderAmbiguity, flat: ReturnType<typeof flattenTree>, spec: DescribedTarget, action: TargetAction): Promise<AppError> {
   const { describeCandidates } = await import('./resolve.js');
   const shown = Math.min(hit.count, 10);
-  return new AppError('ambiguous_target', `"${description}" matches ${hit.count} visible elements (${hit.rung}: ${hit.phrase}); pick one by ref.`, {
+  const cands = await describeCandidates(state, Array.from({ length: shown }, (_, i) => hit.visible.nth(i)), hit.phrase);
+  // The words that pick each one (its container, or its position), checked on the tree.
+  const words = wordingsForRefs(flat, cands.map((c) => c.ref), spec, action);
+  const withWords = cands.map((c, i) => (words[i] ? { ...c, wording: words[i] } : c));
+  const examples = withWords.flatMap((c) => ('wording' in c && c.wording ? [`"${c.wording}"`] : [])).slice(0, 2);
+  return new AppError('ambiguous_target', `"${description}" matches ${hit.count} visible elements (${hit.rung}: ${hit.phrase}); say which one${examples.length ? `, e.g. ${examples.join(' or ')}` : ' by ref'}.`, {
     description,
     phrase: hit.phrase,
     rung: hit.rung,
     matchCount: hit.count,
-    candidates: await describeCandidates(state, Array.from({ length: shown }, (_, i) => hit.visible.nth(i)), hit.phrase),
+    candidates: withWords,
     hint: 'Use one of the candidate refs, or a more specific description.',
   });
 }

@@ -3,7 +3,9 @@ import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { indexRefs, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import { extractPhrases, roleHintFor, type AriaRole } from './phrases.js';
-import { parseDescription, type TargetAction } from './spec.js';
+import { parseDescription, parseRowAction, type DescribedTarget, type TargetAction } from './spec.js';
+
+const ROW_LEAD = /^(?:please\s+)?(?:click|tap|press|hit)(?:\s+on)?\s+(?:the\s+)?(?=\S)/i;
 import { locate } from './locate.js';
 
 // Ref first (seed 004): a ref from the latest snapshot resolves through Playwright's
@@ -71,10 +73,19 @@ export async function resolveDescription(state: PageState, description: string, 
   const action = opts.action ?? 'any';
   const spec = parseDescription(description, null);
   if (!spec.phrase && !spec.role && !spec.scope) spec.phrase = phrases[0];
+  // "Archive Invoice 12": the Archive control inside the row that shows exactly "Invoice 12"
+  // (an element named by the whole description still wins first); never the row's name alone.
+  const row = action === 'click' ? parseRowAction(description.trim().replace(/[.!?;,:]+$/g, '').replace(ROW_LEAD, '')) : null;
+  // "the Done column", "the Write tests card" (a drag's ends): the words without the container noun too.
+  const extra: DescribedTarget[] = [];
+  const noun = ['drag', 'any'].includes(action) && spec.phrase && !spec.quoted ? /^(.+?)\s+(?:column|lane|list|bucket|card|tile|item|box|zone|area|folder|section|panel|group|row)$/i.exec(spec.phrase) : null;
+  if (noun) extra.push({ ...spec, phrase: noun[1] });
+  // "Search the catalog": the row reading missed, so the whole words, as an exact name only.
+  const whole = description.trim().replace(/[.!?;,:]+$/g, '').trim();
+  const specs = row ? [...row.specs, { phrase: whole.replace(ROW_LEAD, ''), role: null, strict: true }] : [spec, ...extra];
   try {
-    const whole = description.trim().replace(/[.!?;,:]+$/g, '').trim();
-    const wholeName = spec.phrase && whole.toLowerCase() !== spec.phrase.toLowerCase() ? whole : undefined;
-    return await locate(state, [spec], { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
+    const wholeName = row || (spec.phrase && whole.toLowerCase() !== spec.phrase.toLowerCase()) ? whole : undefined;
+    return await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
   } catch (err) {
     if (err instanceof AppError && err.code === 'target_not_found') {
       // The ladder's counts and samples, plus the resolver's nearest candidates.

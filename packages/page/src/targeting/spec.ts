@@ -22,6 +22,10 @@ export interface DescribedTarget {
   withinOrdinal?: number;
   /** A reading the words did not state (derived): whole names and whole scope texts only. */
   strict?: boolean;
+  /** The scope must be the candidate's group's own name (a fieldset legend, a radiogroup label). */
+  group?: boolean;
+  /** Only a control without a word name (an icon-only delete button: "the only button in the row"). */
+  unnamed?: boolean;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -64,7 +68,7 @@ const KIND_ROLES: [RegExp, AriaRole][] = [
   [/^(?:list|listbox|list box)$/i, 'listitem'],
   [/^control$/i, 'button'],
 ];
-const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line)\s*$/i;
+const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line|tab|menu|submenu|table|list|tree|window)\s*$/i;
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1 };
 const ORDINAL = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(.+)$/i;
 
@@ -84,7 +88,8 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
   // quoted container or a landmark scopes it.
   const hasQuote = QUOTED_ANY.test(s);
-  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:user\s+|item\s+|row\s+)?["“‘']/.test(inner.trim());
+  // A short container phrase ("the @ben post", "the Invoice 12 row") scopes a quoted name too.
+  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:user\s+|item\s+|row\s+)?["“‘']/.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu)$/i.test(inner.trim());
 
   // A landmark at the end: "... in the navigation", "... in the footer".
   const lm = /^(.*)\s+(?:in|inside|within|on|from|at)\s+(?:the\s+)?([\w -]+?)$/i.exec(s);
@@ -158,6 +163,48 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
 // The instruction around a REST description: a leading verb and article.
 const LEAD_VERB = /^(?:please\s+)?(?:double[- ]?click|right[- ]?click|click|press|tap|hit|select|choose|pick|open|check|uncheck|tick|untick|toggle|hover(?:\s+over)?|fill(?:\s+in)?|type\s+into|enter|focus(?:\s+on)?|go\s+to|use)(?:\s+on)?\s+/i;
 
+// Verbs of a row's own actions ("Archive Invoice 12", "Delete the Buy milk row", "Like Ben Ode's
+// post"): the control named by the verb (or a synonym) inside the row that shows exactly that text.
+const ROW_VERB_NAMES: [RegExp, string[]][] = [
+  [/^(?:delete|remove|trash|destroy|discard)$/i, ['Delete', 'Remove', 'Trash', 'Destroy', 'Discard']],
+  [/^(?:duplicate|clone)$/i, ['Duplicate', 'Clone']],
+  [/^(?:favou?rite|star)$/i, ['Star', 'Favorite', 'Favourite']],
+];
+export const ROW_VERBS = 'archive|unarchive|delete|remove|trash|destroy|discard|edit|rename|duplicate|clone|share|download|restore|approve|reject|decline|pin|unpin|star|unstar|favou?rite|like|unlike|follow|unfollow|mute|unmute|block|unblock|report|flag|refund|resend|upvote|downvote|bookmark|reply to|snooze|publish|unpublish';
+const ROW_ACTION = new RegExp(String.raw`^(${ROW_VERBS})\s+(?!(?:the\s+)?(?:button|btn|link|icon|control|all|everything|selected|in|on|for|of|from|next|this|that|it)\b)(?:the\s+|an?\s+)?(.+?)$`, 'i');
+const ROW_NOUN = /\s+(?:row|item|entry|line|record|card|post|message|email|mail|comment|thread|conversation|file|order|task|todo|note|ticket|issue)$/i;
+
+/** The control names that stand for a row verb: "Delete" also "Remove", "Trash", ... */
+export function rowVerbNames(verb: string): string[] {
+  const v = verb.trim().toLowerCase().replace(/\s+to$/, '');
+  for (const [re, names] of ROW_VERB_NAMES) if (re.test(v)) return names;
+  return [v[0].toUpperCase() + v.slice(1)];
+}
+
+/**
+ * "Archive Invoice 12", "Delete the Invoice 12 row", "Like Ben Ode's post" → the verb's control
+ * (and its synonyms) scoped to the row whose own text is exactly "Invoice 12": never a control in
+ * a look-alike row, never the row's name with the verb dropped. Null when the words are not a verb
+ * applied to a row's text (a name or scope follows the verb: "Delete in the Q3 row").
+ */
+export function parseRowAction(words: string): { verb: string; item: string; specs: DescribedTarget[] } | null {
+  const s = words.trim().replace(/[.!;,:]+$/g, '').trim();
+  const m = ROW_ACTION.exec(s);
+  if (!m) return null;
+  let item = m[2].trim();
+  // "Ben Ode's post", "the "Q3 report" message", "Invoice 12 row".
+  const poss = /^(.+?)['’]s\s+(?:post|comment|message|photo|tweet|row|item|card|entry|profile|reply|review|answer|question)$/i.exec(item);
+  if (poss) item = poss[1];
+  else if (!QUOTE.test(item)) item = item.replace(ROW_NOUN, '');
+  item = item.replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').trim();
+  const quoted = QUOTE.test(item);
+  item = unquote(item);
+  if (!item || (!quoted && /\s+(?:in|on|inside|within|from|next to|beside|near)\s+(?:the|a|an)\s+/i.test(item))) return null;
+  const verb = m[1].toLowerCase();
+  const specs = rowVerbNames(verb).map((phrase): DescribedTarget => ({ phrase, role: null, scope: item }));
+  return { verb, item, specs };
+}
+
 /** A REST description ("Click the Sign in link in the navigation") as a DescribedTarget. */
 export function parseDescription(description: string, defaultRole: AriaRole | null = null): DescribedTarget {
   const s = description.trim().replace(/[.!?;,:]+$/g, '').trim();
@@ -187,12 +234,26 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
   const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
   if (m && !spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] });
-  const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list)$/i.exec(spec.phrase);
+  const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list|filter|view|chip|pill|folder|node|tree ?item|tree node)$/i.exec(spec.phrase);
   if (noun) out.push({ ...spec, phrase: noun[1] });
   const words = spec.phrase.split(/\s+/);
   if (!spec.scope && words.length >= 2 && words.length <= 5) {
     for (let k = 1; k < words.length; k++) out.push({ ...spec, scope: words.slice(0, k).join(' '), phrase: words.slice(k).join(' ') });
   }
+  return out;
+}
+
+/**
+ * "Express shipping", "Large size": an option named by the first words in the group (fieldset,
+ * radiogroup) the last words name — a radio only, its name starting with the words, the group's
+ * own label exactly the rest. Never a button or a link: "Save draft" is not Save near "draft".
+ */
+export function groupOptionReadings(spec: DescribedTarget): DescribedTarget[] {
+  if (!spec.phrase || spec.quoted || spec.scope || (spec.role && spec.role !== 'radio')) return [];
+  const words = spec.phrase.split(/\s+/);
+  if (words.length < 2 || words.length > 5) return [];
+  const out: DescribedTarget[] = [];
+  for (let k = words.length - 1; k >= 1; k--) out.push({ ...spec, role: 'radio', phrase: words.slice(0, k).join(' '), scope: words.slice(k).join(' '), group: true });
   return out;
 }
 

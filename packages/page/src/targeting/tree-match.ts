@@ -56,6 +56,21 @@ const ROLE_FAMILY: Record<string, string[]> = {
   img: ['img', 'image'],
 };
 
+/**
+ * Can an element of this role be what the words' kind names? Only the one confusion that
+ * matters is refused: a field for a control ("the search button" is never the search text
+ * box) and a control for a field. "Button" still covers radio and toggle buttons, "check"
+ * a radio, as people say them.
+ */
+export function roleFits(wanted: string | null, actual: string | undefined): boolean {
+  if (!wanted || !actual) return true;
+  const fields = ['textbox', 'searchbox', 'spinbutton'];
+  const controls = ['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem'];
+  if (controls.includes(wanted) && fields.includes(actual)) return false;
+  if (fields.includes(wanted) && controls.includes(actual)) return false;
+  return true;
+}
+
 export const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 function ownText(n: AriaElement): string {
@@ -87,12 +102,24 @@ function rawText(n: AriaElement): string {
 }
 
 /** Every text piece in a subtree (names, text, strings), normalized: "mentions exactly". */
-function pieces(n: AriaElement, out: string[] = []): string[] {
+const labelCache = new WeakMap<AriaElement, string>();
+function labelText(n: AriaElement): string {
+  let t = labelCache.get(n);
+  if (t === undefined) {
+    t = pieces(n, [], true).join(' \u0000 ');
+    labelCache.set(n, t);
+  }
+  return t;
+}
+
+const CONTROL_NAMES = new Set(['button', 'menuitem', 'tab', 'switch', 'checkbox', 'radio', 'option', 'menuitemcheckbox', 'menuitemradio']);
+function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): string[] {
+  if (labelsOnly && CONTROL_NAMES.has(n.role)) return out;
   if (n.name) out.push(norm(n.name));
   if (typeof n.text === 'string') out.push(norm(n.text));
   for (const c of n.children ?? []) {
     if (typeof c === 'string') out.push(norm(c));
-    else pieces(c, out);
+    else pieces(c, out, labelsOnly);
   }
   return out;
 }
@@ -120,6 +147,26 @@ function adjacentText(siblings: AriaNode[], i: number, role: string, parentSibli
   return '';
 }
 
+/** The text right before a field at its level (a string or a non-interactive element), if any. */
+function textBefore(siblings: AriaNode[], i: number): string {
+  for (let k = i - 1; k >= 0; k--) {
+    const c = siblings[k];
+    if (typeof c === 'string') {
+      if (c.trim()) return shortLabel(c.trim()) ? c.trim() : '';
+      continue;
+    }
+    if (isClickableNode(c) || UNNAMED_LABELLED.has(c.role) || ['paragraph', 'heading', 'list', 'listitem', 'table', 'row'].includes(c.role)) return '';
+    const t = rawText(c);
+    if (t) return shortLabel(t) ? t : '';
+  }
+  return '';
+}
+
+/** A label, not a sentence: a few words, no sentence punctuation inside. */
+function shortLabel(t: string): boolean {
+  return t.length <= 30 && t.split(/\s+/).length <= 4 && !/[.;!?,](?=\s|$)/.test(t.replace(/[.:]$/, ''));
+}
+
 export function flattenTree(tree: AriaNode[]): Flat[] {
   const out: Flat[] = [];
   const walk = (nodes: AriaNode[], ancestors: AriaElement[], up?: { list: AriaNode[]; i: number }) => {
@@ -127,7 +174,9 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
       if (!isElement(n)) return;
       if (n.ref) {
         const name = ownText(n);
-        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : '';
+        // An unnamed control's visual label; a field named only by its placeholder ("Ex. Ann")
+        // also answers to the text right before it (a <mat-label>, an unassociated label).
+        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : '';
         out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent });
       }
       // An iframe's content is another frame: refs there are fine (f1e2), keep walking.
@@ -169,15 +218,22 @@ export function nameTier(name: string, phrase: string, quoted: boolean): number 
   if (n.startsWith(p) && w.test(n)) return 1;
   if (n.endsWith(p) && w.test(n)) return 1;
   if (w.test(n)) return 2;
-  if (n.includes(p)) return 3;
+  // A substring, but never a longer number ("Invoice 12" is not "Invoice 123").
+  const at = n.indexOf(p);
+  if (at >= 0 && !(/\p{N}$/u.test(p) && /\p{N}/u.test(n[at + p.length] ?? '')) && !(/^\p{N}/u.test(p) && /\p{N}/u.test(n[at - 1] ?? ''))) return 3;
   return -1;
 }
 
 function familyFor(action: TargetAction, role: string | null): { roles: Set<string> | null; needClickable: boolean } {
   const hinted = role ? new Set(ROLE_FAMILY[role] ?? [role]) : null;
   switch (action) {
-    case 'fill': case 'type': case 'clear':
-      return { roles: hinted && [...hinted].some((r) => EDITABLE.has(r)) ? new Set([...hinted].filter((r) => EDITABLE.has(r))) : EDITABLE, needClickable: false };
+    case 'fill': case 'type': case 'clear': {
+      // A slider takes a value too ("Set Volume to 80": a range input is filled with it).
+      if (hinted?.has('slider')) return { roles: new Set(['slider']), needClickable: false };
+      const fields = hinted && [...hinted].some((r) => EDITABLE.has(r)) ? new Set([...hinted].filter((r) => EDITABLE.has(r))) : new Set(EDITABLE);
+      if (action === 'fill' && (!hinted || hinted.has('textbox'))) fields.add('slider');
+      return { roles: fields, needClickable: false };
+    }
     case 'check': case 'uncheck':
       return { roles: hinted && [...hinted].some((r) => CHECKABLE.has(r)) ? new Set([...hinted].filter((r) => CHECKABLE.has(r))) : CHECKABLE, needClickable: false };
     case 'select':
@@ -207,22 +263,53 @@ interface Scoped {
   container: AriaElement | null;
 }
 
-/** Keep candidates inside the nearest container that mentions the scope and holds no other candidate. */
-function applyScope(cands: Flat[], scope: string): Scoped[] {
+/** Trailing punctuation aside ("Lunch?" as the row shows it, "Lunch" as a step may say it). */
+const bare = (s: string) => norm(s).replace(/[.!?;,:]+$/, '');
+
+/** Another row's name: not the scope, but starting with its first word or extending it ("Invoice 123", "Q3 report draft"). */
+function lookalike(p: string, sc: string): boolean {
+  if (!p || p === sc) return false;
+  if (p.startsWith(sc) || sc.startsWith(p)) return true;
+  const first = (t: string) => t.split(/[^\p{L}\p{N}@#]+/u).find(Boolean) ?? '';
+  const f = first(sc);
+  return f.length >= 2 && first(p) === f;
+}
+
+/**
+ * Keep candidates inside the nearest container that mentions the scope and holds no other
+ * candidate — and only when that container shows the scope as a whole text of its own (a cell,
+ * a heading, a name, a label): "Invoice 12" never scopes to the "Invoice 123" row, "Walk the dog"
+ * never to "Walk the dog later", "@ben" never to a post that mentions @ben in its prose. The
+ * nearest mentioning container decides: a look-alike row is never passed over for a wider one.
+ */
+function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = false): Scoped[] {
   const sc = norm(scope);
+  const scb = bare(scope);
   const out: Scoped[] = [];
   for (const c of cands) {
     for (let i = c.ancestors.length - 1; i >= 0; i--) {
       const a = c.ancestors[i];
-      if (!subtreeText(a).includes(sc)) continue;
-      if (cands.filter((o) => o.ancestors.includes(a)).length === 1) out.push({ f: c, exact: pieces(a).includes(sc) ? 0 : 1, container: a });
+      // Mentioned by its text, headings, labels and links: the names of buttons (a row's
+      // "Delete Invoice 7" icon buttons) are not the row's own text.
+      if (!subtreeText(a).includes(scb) || !labelText(a).includes(scb)) continue;
+      // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
+      // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
+      const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb);
+      // The container is where the scope text and the candidate meet. Too wide when the
+      // candidate's own branch of it shows a look-alike of the scope ("Invoice 123" beside the
+      // one visible Share button, the other rows' buttons hidden until hover): that branch is
+      // another row, and its control is never the scoped row's.
+      const branch = i + 1 < c.ancestors.length ? c.ancestors[i + 1] : null;
+      const rival = branch ? pieces(branch, [], true).some((p) => lookalike(bare(p), scb)) : false;
+      // One candidate in it, or several when an ordinal picks among them ("the first button in the 1010 row").
+      if (own && !rival && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: 0, container: a });
       break;
     }
   }
   // The control's own label is the scope text ("the checkbox next to Buy milk" in a flat form).
   for (const c of cands) {
     if (out.some((o) => o.f === c)) continue;
-    if (c.adjacent && norm(c.adjacent) === sc) out.push({ f: c, exact: 0, container: null });
+    if (c.adjacent && bare(c.adjacent) === scb) out.push({ f: c, exact: 0, container: null });
   }
   const best = Math.min(...out.map((o) => o.exact));
   return out.filter((o) => o.exact === best);
@@ -242,6 +329,15 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (!fam.roles && fam.needClickable && !isClickableNode(f.node)) return false;
     return true;
   });
+  // An option in the group the words name ("Express shipping"): inside a group whose own name is the scope.
+  if (spec.group && spec.scope) {
+    const g = bare(spec.scope);
+    pool = pool.filter((f) => f.ancestors.some((a) => ['group', 'radiogroup'].includes(a.role) && bare(a.name ?? '') === g));
+    spec = { ...spec, scope: undefined, strict: false };
+    if (!pool.length) return { kind: 'none', why: `no group named "${g}" holds a ${fam.roles ? [...fam.roles].join('/') : 'control'}` };
+  }
+  // An icon-only control: no letter or digit in its name (×, 🗑, or none at all).
+  if (spec.unnamed) pool = pool.filter((f) => !/[\p{L}\p{N}]/u.test(f.name));
   if (itemKind) pool = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
   if (spec.landmark) pool = pool.filter((f) => inLandmark(f, spec.landmark!));
   if (spec.withinOrdinal) {
@@ -261,7 +357,9 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     tiers = [[], [], [], []];
     for (const f of pool) {
       const t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
-      const ta = f.adjacent ? nameTier(f.adjacent, spec.phrase, !!spec.quoted) : -1;
+      // A named field's text-before counts only for what a field takes (fill, type, clear).
+      const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action));
+      const ta = useAdjacent ? nameTier(f.adjacent, spec.phrase, !!spec.quoted) : -1;
       const best = [t, ta].filter((x) => x >= 0);
       if (best.length) tiers[Math.min(...best)].push(f);
     }
@@ -273,7 +371,13 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     let cands = tier;
     let scoped: Scoped[] | null = null;
     if (spec.scope) {
-      scoped = applyScope(cands, spec.scope);
+      scoped = applyScope(cands, spec.scope, !!spec.strict, Boolean(spec.ordinal));
+      // With an ordinal, the innermost container (the row) only, and all of them in that one.
+      if (spec.ordinal) {
+        const all0 = scoped;
+        scoped = all0.filter((x) => !all0.some((y) => y.container !== x.container && x.container && y.f.ancestors.includes(x.container)));
+        if (new Set(scoped.map((x) => x.container)).size > 1) scoped = [];
+      }
       if (spec.strict) scoped = scoped.filter((x) => x.exact === 0);
       cands = scoped.map((s) => s.f);
       if (!cands.length) continue;
@@ -363,6 +467,16 @@ function candidate(all: Flat[], c: Flat, cands: Flat[], spec: DescribedTarget, a
   return out;
 }
 
+/**
+ * Wordings for candidates another rung found ambiguous (two fields with one label, two texts):
+ * each checked on the tree to pick its own element, as for the tree's own ambiguities.
+ */
+export function wordingsForRefs(all: Flat[], refs: (string | undefined)[], spec: DescribedTarget, action: TargetAction): (string | undefined)[] {
+  const cands = refs.map((r) => (r ? all.find((f) => f.ref === r) : undefined));
+  const known = cands.filter((c): c is Flat => Boolean(c));
+  return cands.map((c) => (c ? candidate(all, c, known, spec, action, { wordings: true }).wording : undefined));
+}
+
 function headingOf(a: AriaElement): string | null {
   for (const c of a.children ?? []) {
     if (!isElement(c)) continue;
@@ -390,19 +504,41 @@ function containerNoun(a: AriaElement): string {
 }
 
 /** Nearest elements by role and by words, for a miss (shadow DOM content is in the tree too). */
-export function nearestCandidates(tree: AriaNode[], spec: DescribedTarget, action: TargetAction, limit = 6): { ref: string; role: string; name: string; score: number }[] {
+export function nearestCandidates(tree: AriaNode[], spec: DescribedTarget, action: TargetAction, limit = 6): { ref: string; role: string; name: string; score: number; match: 'text' | 'role' | 'text+role' }[] {
   const all = flattenTree(tree);
   const fam = familyFor(action, spec.role);
   const words = norm(`${spec.phrase} ${spec.scope ?? ''}`).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
-  return all
-    .map((f) => {
-      const text = norm(f.name || f.adjacent);
-      let score = words.filter((w) => text.includes(w)).length * 2;
-      if (fam.roles?.has(f.node.role)) score += 1;
-      else if (fam.needClickable && isClickableNode(f.node)) score += 1;
-      return { ref: f.ref, role: f.node.role, name: (f.name || f.adjacent).slice(0, 80), score };
-    })
-    .filter((x) => x.score > 1 || (x.score > 0 && !words.length))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit);
+  // By text (the words, in names and shown text; open shadow roots are in the tree too) and
+  // by role (the kind of control the action needs): the text matches first, then, when they
+  // are few, controls of the right kind so a miss always shows what could be meant.
+  const scored = all.map((f) => {
+    const text = norm(f.name || f.adjacent);
+    const hits = words.filter((w) => text.includes(w)).length;
+    const kind = fam.roles ? fam.roles.has(f.node.role) : Boolean(fam.needClickable && isClickableNode(f.node));
+    const match = hits && kind ? 'text+role' : hits ? 'text' : 'role';
+    return { ref: f.ref, role: f.node.role, name: (f.name || f.adjacent).slice(0, 80), score: hits * 2 + (kind ? 1 : 0), match: match as 'text' | 'role' | 'text+role' };
+  });
+  const byText = scored.filter((x) => x.score > 1 || (x.score > 0 && !words.length)).sort((a, b) => b.score - a.score).slice(0, limit);
+  const byRole = scored.filter((x) => x.score === 1 && x.name).slice(0, Math.max(0, Math.min(3, limit - byText.length)));
+  return [...byText, ...byRole];
+}
+
+/**
+ * "the new todo input", "the add task field": the field that creates a new <noun> — the page's
+ * only text box, when a heading names the noun ("todos", "Tasks"). Never a guess among several
+ * fields, never on a page that does not say what it lists.
+ */
+export function newItemField(all: Flat[], spec: DescribedTarget): TreeMatch {
+  const m = /^(?:new|add(?:\s+an?)?|create(?:\s+an?)?)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)$/iu.exec(spec.phrase.trim());
+  if (!m || spec.scope || spec.quoted) return { kind: 'none', why: '' };
+  const noun = norm(m[1]).replace(/-/g, '').replace(/(?:es|s)$/, '');
+  const fields = all.filter((f) => f.node.role === 'textbox');
+  if (fields.length !== 1 || noun.length < 3) return { kind: 'none', why: `${fields.length} text boxes, not one` };
+  // A heading, or a short title text of its own (a toolbar's "todos"), names the noun.
+  const names = (t: string) => norm(t).replace(/-/g, '').split(/[^\p{L}\p{N}]+/u).some((w) => w.replace(/(?:es|s)$/, '') === noun);
+  const short = (t: string) => t.trim().split(/\s+/).length <= 2;
+  const says = all.some((f) => (f.node.role === 'heading' && names(f.name)) || (!isClickableNode(f.node) && !UNNAMED_LABELLED.has(f.node.role) && [f.node.name ?? '', typeof f.node.text === 'string' ? f.node.text : '', ...(f.node.children ?? []).filter((c): c is string => typeof c === 'string')].some((t) => t && short(t) && names(t))));
+  if (!says) return { kind: 'none', why: `no heading or title names "${m[1]}"` };
+  const f = fields[0];
+  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name, rung: 'new-item-field', why: `the page's only text box, on a page whose heading names "${m[1]}" (read as the field that adds one)` };
 }

@@ -7,7 +7,9 @@
 //    the capture listener below receives the very element (events are DOM-level, so
 //    they cross worlds) and files it under the call's slot;
 //  - by object id: the host resolves a node by backendNodeId into this world
-//    (DOM.resolveNode) and passes it as an argument.
+//    (DOM.resolveNode) and passes it as an argument;
+//  - marked (locator ops only, see locators.ts): the element Playwright's latest
+//    utility-world read marked, checked against the text that read returned.
 // Every analysis is then one call of run(op, args) returning plain facts.
 
 import { BridgeError, anchors, container, pattern, type PathRef } from './explore.js';
@@ -88,7 +90,7 @@ const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) 
 };
 
 /** Ops that work on the whole document and need no caught element. */
-const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'inspectDom', 'ping', 'selectorFor', 'frameOwner']);
+const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'inspectDom', 'ping', 'selectorFor', 'frameOwner', 'locatorTargetMarked', 'locatorCandidatesMarked']);
 
 function run(op: string, args: Args, ...extra: unknown[]): unknown {
   const needsTarget = args.slot !== undefined || !DOCUMENT_OPS.has(op);

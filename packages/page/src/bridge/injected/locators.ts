@@ -186,8 +186,7 @@ function containersOf(target: Element, cache: Map<Node, string>): ContainerCandi
   return out;
 }
 
-export function locatorFacts(target: Element): LocatorFacts {
-  const cache = new Map<Node, string>();
+export function locatorFacts(target: Element, cache = new Map<Node, string>()): LocatorFacts {
   const labels = (target as HTMLInputElement).labels ? Array.from((target as HTMLInputElement).labels ?? []).map((l) => normText(elementText(l, cache))).filter(Boolean) : [];
   const own: LocatorFacts['own'] = { labels };
   const tid = testIdOf(target);
@@ -219,19 +218,55 @@ export function locatorFacts(target: Element): LocatorFacts {
 // (labelOf); the target's own is the snapshot's (Playwright's). An approximation can
 // only cost a candidate here: the host proves the survivors with Playwright.
 
-interface MatchCtx {
-  target: Element;
-  name?: string;
+/** What matching learns about the page's elements (see SharedFacts for how long it lives). */
+interface FactCaches {
   cache: Map<Node, string>;
   roles: Map<Element, string | undefined>;
   names: Map<Element, string>;
   hidden: Map<Element, boolean>;
   subtree: Map<Document | Element, Element[]>;
+  pre: Map<Document | Element, Map<string, Element[]>>;
+  norm: Map<Element, string>;
+}
+
+interface MatchCtx extends FactCaches {
+  target: Element;
+  name?: string;
   /** Near-duplicate view: inside (or around) `scope`, `text` reads `text + EXTENSION`. */
   dup?: { text: string; scope: Element };
 }
 
 const EXTENSION = ' Plus';
+
+// Facts that only change when the DOM does (subtrees, CSS prefilter results, roles,
+// names, texts, aria-hidden), kept across calls while nothing in the document mutates:
+// an agent asking for the locators of several refs of one page (or max=1 then max=5)
+// pays for the page's big scans once. A MutationObserver drops them on any change, and
+// they never outlive MAX_AGE_MS (visibility can change through CSS alone).
+interface SharedFacts extends FactCaches {
+  at: number;
+}
+const MAX_AGE_MS = 3000;
+let shared: SharedFacts | null = null;
+let observed: Document | null = null;
+let observer: MutationObserver | null = null;
+
+function sharedFacts(doc: Document): SharedFacts {
+  const now = performance.now();
+  if (observed !== doc) {
+    observer?.disconnect();
+    observer = new MutationObserver(() => { shared = null; });
+    observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+    observed = doc;
+    shared = null;
+  }
+  // Records not yet delivered also count: a mutation made just before this call.
+  if (observer!.takeRecords().length) shared = null;
+  if (!shared || now - shared.at > MAX_AGE_MS) {
+    shared = { cache: new Map(), roles: new Map(), names: new Map(), hidden: new Map(), subtree: new Map(), pre: new Map(), norm: new Map(), at: now };
+  }
+  return shared;
+}
 
 function subtreeOf(ctx: MatchCtx, scope: Document | Element): Element[] {
   let hit = ctx.subtree.get(scope);
@@ -253,12 +288,9 @@ function dupView(ctx: MatchCtx, el: Element, text: string): string {
   return text.split(d.text).join(d.text + EXTENSION);
 }
 
-const normCache = new WeakMap<Map<Node, string>, Map<Element, string>>();
-
-/** Normalised text, cached per call (a body's text is long: normalising it per draft would dominate). */
+/** Normalised text, cached (a body's text is long: normalising it per draft would dominate). */
 function textOf(ctx: MatchCtx, el: Element): string {
-  let m = normCache.get(ctx.cache);
-  if (!m) normCache.set(ctx.cache, (m = new Map()));
+  const m = ctx.norm;
   let t = m.get(el);
   if (t === undefined) {
     t = normText(elementText(el, ctx.cache));
@@ -268,9 +300,11 @@ function textOf(ctx: MatchCtx, el: Element): string {
 }
 
 function nameOf(ctx: MatchCtx, el: Element): string {
+  // The target's own name is the snapshot's (Playwright's); the shared cache holds markup names only.
+  if (el === ctx.target && ctx.name !== undefined) return dupView(ctx, el, ctx.name);
   let n = ctx.names.get(el);
   if (n === undefined) {
-    n = el === ctx.target && ctx.name !== undefined ? ctx.name : labelOf(el, ctx.cache);
+    n = labelOf(el, ctx.cache);
     ctx.names.set(el, n);
   }
   return dupView(ctx, el, n);
@@ -292,12 +326,25 @@ function ariaHidden(ctx: MatchCtx, el: Element): boolean {
   return h;
 }
 
+/** Wanted texts, normalised once (the matcher compares one against thousands of elements). */
+const wantedNorm = new Map<string, { n: string; lower: string }>();
+function wantedOf(wanted: string): { n: string; lower: string } {
+  let w = wantedNorm.get(wanted);
+  if (!w) {
+    const n = normText(wanted);
+    w = { n, lower: n.toLowerCase() };
+    if (wantedNorm.size > 500) wantedNorm.clear();
+    wantedNorm.set(wanted, w);
+  }
+  return w;
+}
+
 /** `actual` is already whitespace-normalised. */
 function textMatches(actual: string, wanted: string, exact?: boolean): boolean {
-  const w = normText(wanted);
-  if (exact) return actual === w;
-  if (actual.length < w.length) return false;
-  return actual.toLowerCase().includes(w.toLowerCase());
+  const w = wantedOf(wanted);
+  if (exact) return actual === w.n;
+  if (actual.length < w.n.length) return false;
+  return actual.toLowerCase().includes(w.lower);
 }
 
 const TEXT_SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
@@ -328,8 +375,7 @@ const ROLE_PREFILTER: Record<string, string> = {
 /** Elements of the scope's subtree (shadow roots pierced, the scope itself excluded) matching a CSS selector, cached per call. */
 function prefiltered(ctx: MatchCtx, scope: Document | Element, selector: string): Element[] {
   const key = `${selector}\u0000`;
-  let per = (ctx as MatchCtx & { pre?: Map<Document | Element, Map<string, Element[]>> }).pre;
-  if (!per) per = (ctx as MatchCtx & { pre?: Map<Document | Element, Map<string, Element[]>> }).pre = new Map();
+  const per = ctx.pre;
   let m = per.get(scope);
   if (!m) per.set(scope, (m = new Map()));
   let hit = m.get(key);
@@ -349,9 +395,14 @@ function applyStep(ctx: MatchCtx, step: Step, scopes: (Document | Element)[]): E
     case 'getByRole': {
       const pred = (el: Element) => roleOfCached(ctx, el) === step.role && (step.name === undefined || textMatches(nameOf(ctx, el), step.name, step.exact)) && !ariaHidden(ctx, el);
       // A CSS prefilter of the tags that can carry the role (then the exact role check): no full scan.
+      // (Braced: an unbraced `if (sel) for ... for ... if (...) ...; else each(pred)` binds the
+      // else to the inner if, and scanned the whole scope again for every prefiltered miss.)
       const sel = ROLE_PREFILTER[step.role];
-      if (sel) for (const sc of scopes) for (const el of prefiltered(ctx, sc, `${sel},[role="${step.role}"]`)) if (!out.has(el) && pred(el)) out.add(el);
-      else each(pred);
+      if (sel) {
+        for (const sc of scopes) for (const el of prefiltered(ctx, sc, `${sel},[role="${step.role}"]`)) if (!out.has(el) && pred(el)) out.add(el);
+      } else {
+        each(pred);
+      }
       break;
     }
     case 'getByTestId':
@@ -459,15 +510,30 @@ export interface CandidatesResult {
  */
 export function locatorCandidates(target: Element, args: { role?: string; name?: string; max?: number }): CandidatesResult {
   const t0 = performance.now();
-  const facts = locatorFacts(target);
-  const ctx: MatchCtx = { target, name: args.name, cache: new Map(), roles: new Map(), names: new Map(), hidden: new Map(), subtree: new Map() };
+  const doc = target.ownerDocument;
+  const sf = sharedFacts(doc);
+  const facts = locatorFacts(target, sf.cache);
+  const ctx: MatchCtx = { target, name: args.name, cache: sf.cache, roles: sf.roles, names: sf.names, hidden: sf.hidden, subtree: sf.subtree, pre: sf.pre, norm: sf.norm };
   const all = drafts(facts, args.role, args.name);
+  // Early stop: a draft's score can only go down from its bound (every weakness costs), and
+  // candidates are ranked by score, draft order on ties. Once `want` ideas have scores no
+  // remaining draft can beat, the rest cannot change the answer's head. A margin of two
+  // beyond what the host returns covers candidates Playwright's proof then refuses.
+  const want = Math.max(1, args.max ?? 5) + 2;
+  const bounds = all.map((d) => scoreOf(d, []).score);
+  const boundFrom = new Array<number>(all.length + 1).fill(-1);
+  for (let i = all.length - 1; i >= 0; i--) boundFrom[i] = Math.max(bounds[i], boundFrom[i + 1]);
+  const best = new Map<string, number>();
   const seen = new Set<string>();
   const candidates: MatchedCandidate[] = [];
   const rejected: CandidatesResult['rejected'] = [];
-  const doc = target.ownerDocument;
   let considered = 0;
-  for (const d of all) {
+  for (let di = 0; di < all.length; di++) {
+    const d = all[di];
+    if (best.size >= want) {
+      const kth = [...best.values()].sort((a, b) => b - a)[want - 1];
+      if (kth >= boundFrom[di]) break;
+    }
     const sig = JSON.stringify(d.steps);
     if (seen.has(sig)) continue;
     seen.add(sig);
@@ -491,6 +557,7 @@ export function locatorCandidates(target: Element, args: { role?: string; name?:
       }
     }
     const { score, fragile } = scoreOf(d, weaknesses);
+    if ((best.get(d.key) ?? -1) < score) best.set(d.key, score);
     candidates.push({ steps: d.steps, strategy: d.strategy, key: d.key, why: d.why, weaknesses, score, fragile, matches: 1, sameElement: true, nearDuplicate: near });
   }
   // Best score first (a failed near-duplicate check costs its score), draft order on ties.
@@ -510,7 +577,72 @@ export function locatorCandidates(target: Element, args: { role?: string; name?:
   return res;
 }
 
+// --- The cheap hand-off: Playwright's own target mark ------------------------------
+// A Playwright read that resolves a locator in its utility world (locator.textContent())
+// dispatches `__playwright_reset_targets__` on the document and then
+// `__playwright_mark_target__` on the element it resolved (composed, so it crosses shadow
+// roots; DOM events reach listeners in every world, this one included). The host reads
+// the ref's textContent — one utility-world call, no adoption into the page's main world,
+// about a tenth of the evaluateHandle hand-off — and then asks for the marked element,
+// sending the text it read: the element must be the only one marked by the latest read
+// and have that very text. Anything else (a world created after the read, a mark by
+// another call in between, a Playwright that stopped marking) is a miss and the host
+// falls back to the dispatchEvent hand-off. The host proves every candidate against the
+// ref with Playwright either way.
+
+interface MarkSig {
+  len: number;
+  head: string;
+  tail: string;
+}
+
+let marked: Element[] = [];
+/** Elements taken from a mark and held for a follow-up call of the same request (by key). */
+const held = new Map<string, Element>();
+
+function installMarks(): void {
+  if (typeof window === 'undefined' || typeof window.addEventListener !== 'function') return;
+  window.addEventListener('__playwright_reset_targets__', () => { marked = []; }, true);
+  window.addEventListener('__playwright_mark_target__', (e) => {
+    const el = e.composedPath()[0];
+    if (el && (el as Node).nodeType === 1) marked.push(el as Element);
+  }, true);
+}
+installMarks();
+
+function markedTarget(a: { mark?: MarkSig; key?: string }): Element | null {
+  if (a.key && held.has(a.key)) {
+    const el = held.get(a.key)!;
+    return el.isConnected ? el : null;
+  }
+  const sig = a.mark;
+  if (!sig || marked.length !== 1) return null;
+  const el = marked[0];
+  if (!el.isConnected) return null;
+  const t = el.textContent ?? '';
+  if (t.length !== sig.len || !t.startsWith(sig.head) || !t.endsWith(sig.tail)) return null;
+  marked = [];
+  if (a.key) {
+    held.set(a.key, el);
+    if (held.size > 8) held.delete(held.keys().next().value as string);
+  }
+  return el;
+}
+
+const MISS = { __miss: true };
+
 export const LOCATOR_OPS: Record<string, (args: any, list: { tag: string; el: Element }[] | null, extra: unknown[]) => unknown> = {
   locatorFacts: (_a, list) => locatorFacts(list![0].el),
   locatorCandidates: (a, list) => locatorCandidates(list!.find((c) => c.tag === 'target')!.el, a),
+  /** The marked element's tag only (its role + name was proven on the host); held for a follow-up. */
+  locatorTargetMarked: (a) => {
+    const el = markedTarget(a);
+    return el ? { tag: tagOf(el) } : MISS;
+  },
+  /** locatorCandidates for the marked (or held) element. */
+  locatorCandidatesMarked: (a) => {
+    const el = markedTarget(a);
+    if (a.key) held.delete(a.key);
+    return el ? locatorCandidates(el, a) : MISS;
+  },
 };
