@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR, startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { runToEnd } from './helpers/process.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 // The CLI for CI: `ariadne run plan.md --url ...` prints live progress, writes the
@@ -30,18 +30,7 @@ afterAll(async () => {
 });
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 85_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
+  return runToEnd(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, timeoutMs: 85_000 });
 }
 
 describe('ariadne run', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derivedReadings, matchOnTree, parseDescription, parseTarget, type AriaNode } from '@ariadne/page';
+import { derivedReadings, flattenTree, groupOptionReadings, matchOnTree, nameTier, newItemField, parseDescription, parseRowAction, parseTarget, type AriaNode } from '@ariadne/page';
 import { interpret, splitCompound } from '@ariadne/flows';
 
 // Pure logic of issue 11: the sentence parser (rules planner), the target parser (shared
@@ -71,6 +71,24 @@ describe('sentences', () => {
         { intent: { kind: 'check', target: { phrase: 'terms' } } },
       ],
     });
+  });
+
+  it('uploads, archive, routes named in the step, month-name dates (issue 11 §2)', () => {
+    expect(interpret('Upload report.pdf to the Attachment field')).toMatchObject({ kind: 'upload', files: ['report.pdf'], target: { phrase: 'Attachment', role: null } });
+    expect(interpret('Attach file notes.txt')).toMatchObject({ kind: 'upload', files: ['notes.txt'], target: { phrase: '' } });
+    expect(interpret('Attach a.png and b.png as the photos')).toMatchObject({ kind: 'upload', files: ['a.png', 'b.png'], target: { phrase: 'photos' } });
+    // No file named: not understood, never a guess.
+    expect(interpret('Attach the signed form')).toMatchObject({ kind: 'unknown' });
+    // A verb applied to a row: that verb's control, scoped to the row that shows exactly the text.
+    expect(interpret('Archive the Q3 report message')).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'Q3 report', specs: [{ phrase: 'Archive', scope: 'Q3 report' }] });
+    expect(interpret('Open the Actions menu')).toMatchObject({ kind: 'click', target: { phrase: 'Actions' } });
+    expect(interpret('Open the Settings tab and click Save')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'click', target: { phrase: 'Settings', role: 'tab' } } }, { intent: { kind: 'click', target: { phrase: 'Save' } } }] });
+    expect(interpret('Choose Export from the File menu')).toMatchObject({ kind: 'click', target: { phrase: 'Export', scope: 'File menu' } });
+    expect(interpret('In the Actions menu, choose Move to > Archive')).toMatchObject({ kind: 'click', target: { phrase: 'Move to > Archive', scope: 'Actions' } });
+    expect(interpret('In the Advanced section, check Enable beta features')).toMatchObject({ kind: 'check', target: { phrase: 'Enable beta features', scope: 'Advanced' } });
+    expect(interpret('In the main navigation, click Sign in')).toMatchObject({ kind: 'click', target: { phrase: 'Sign in', landmark: 'navigation' } });
+    expect(interpret('Pick May 20, 2024 as the end date')).toMatchObject({ kind: 'fill', value: '05/20/2024', target: { phrase: 'end date' } });
+    expect(interpret('Enter 14 May 2024 as the delivery date')).toMatchObject({ kind: 'fill', value: '05/14/2024' });
   });
 
   it('verify is exact unless it says contains', () => {
@@ -145,5 +163,83 @@ describe('candidates on the tree', () => {
       expect(c.wording, JSON.stringify(c)).toBeTruthy();
       expect(matchOnTree(todo, parseDescription(c.wording!), 'click')).toMatchObject({ kind: 'hit', ref: c.ref });
     }
+  });
+});
+
+// Row actions (issue 11, the "archive X" silent-wrong risk): a verb applied to a row's text acts on
+// the control with that verb's name inside the row that shows exactly that text, or fails.
+const invoices = (names: string[], hidden: string[] = []): AriaNode[] => [
+  { role: 'paragraph', ref: 'p1', text: 'Use the Archive button in a row to archive Invoice 12.' },
+  { role: 'generic', ref: 'list', children: names.map((n, i) => ({ role: 'generic', ref: `r${i}`, children: [
+    { role: 'link', name: n, ref: `l${i}` }, { role: 'generic', ref: `c${i}`, text: 'Acme' },
+    ...(hidden.includes(n) ? [] : [{ role: 'generic', ref: `t${i}`, children: [{ role: 'button', name: `Archive ${n}`, ref: `a${i}` }, { role: 'button', name: 'Edit', ref: `e${i}` }] }]),
+  ] })) },
+];
+
+describe('row actions', () => {
+  it('parses a verb applied to a row, in plans and REST descriptions alike', () => {
+    for (const s of ['Archive Invoice 12', 'Archive the Invoice 12 row', 'Archive "Invoice 12"']) {
+      expect(interpret(s)).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'Invoice 12', specs: [{ phrase: 'Archive', scope: 'Invoice 12' }] });
+      expect(parseRowAction(s)).toMatchObject({ item: 'Invoice 12', specs: [{ phrase: 'Archive', scope: 'Invoice 12' }] });
+    }
+    expect(interpret('Edit invoice 12')).toMatchObject({ kind: 'row_action', specs: [{ phrase: 'Edit', scope: 'invoice 12' }] });
+    expect(interpret("Like Ben Ode's post")).toMatchObject({ kind: 'row_action', specs: [{ phrase: 'Like', scope: 'Ben Ode' }] });
+    expect(parseRowAction('Delete Invoice 12')?.specs.map((s) => s.phrase)).toEqual(['Delete', 'Remove', 'Trash', 'Destroy', 'Discard']);
+    expect(interpret('Delete the Invoice 12 row')).toMatchObject({ kind: 'remove_item', item: 'Invoice 12' });
+    // A name or scope after the verb is not a row action: "Archive in the Q3 row" is parsed as a target.
+    expect(parseRowAction('Archive in the Q3 report row')).toBeNull();
+    expect(parseRowAction('Delete button')).toBeNull();
+  });
+
+  it('acts only inside the row that shows exactly the text', () => {
+    const page = invoices(['Invoice 120', 'Invoice 12', 'Invoice 123']);
+    expect(matchOnTree(page, { phrase: 'Archive', role: null, scope: 'Invoice 12' }, 'click')).toMatchObject({ kind: 'hit', ref: 'a1' });
+    expect(matchOnTree(page, { phrase: 'Edit', role: null, scope: 'invoice 12' }, 'click')).toMatchObject({ kind: 'hit', ref: 'e1' });
+    // The row is absent: the longer numbers never stand in for it.
+    const without = invoices(['Invoice 120', 'Invoice 123']);
+    expect(matchOnTree(without, { phrase: 'Archive', role: null, scope: 'Invoice 12' }, 'click').kind).toBe('none');
+    expect(matchOnTree(without, { phrase: 'Edit', role: null, scope: 'Invoice 12' }, 'click').kind).toBe('none');
+    // Names: "Archive Invoice 12" is not the button "Archive Invoice 120" (a longer number).
+    expect(nameTier('Archive Invoice 120', 'Archive Invoice 12', false)).toBe(-1);
+    expect(nameTier('Archive Invoice 12', 'Invoice 12', false)).toBe(1);
+  });
+
+  it('never takes a wider container when the row\'s own control is hidden and another row\'s shows', () => {
+    // Only Invoice 123's tools are shown (hovered); Invoice 7 has none showing.
+    const page = invoices(['Invoice 7', 'Invoice 123'], ['Invoice 7']);
+    expect(matchOnTree(page, { phrase: 'Archive', role: null, scope: 'Invoice 7' }, 'click').kind).toBe('none');
+    // Another row's look-alike name ("Invoice 7 (void)") is never the row "Invoice 7".
+    const voided = invoices(['Invoice 7', 'Invoice 7 (void)'], ['Invoice 7']);
+    expect(matchOnTree(voided, { phrase: 'Archive', role: null, scope: 'Invoice 7' }, 'click').kind).toBe('none');
+    // Buttons' names that mention the row are not its text: the row's own link is.
+    expect(matchOnTree(voided, { phrase: 'Archive', role: null, scope: 'Invoice 7 (void)' }, 'click')).toMatchObject({ kind: 'hit', ref: 'a1' });
+    // A derived reading never uses a control's name as its scope (a verb dropped).
+    const rows = invoices(['Invoice 12']);
+    expect(matchOnTree(rows, { phrase: 'Invoice 12', role: null, scope: 'Edit', strict: true }, 'click').kind).toBe('none');
+  });
+
+  it('ordinals inside a scoped row; an option by its group; the field that adds a new item', () => {
+    const table: AriaNode[] = [{ role: 'table', ref: 't', children: ['1001', '1010'].map((n, i) => ({ role: 'row', ref: `r${i}`, children: [
+      { role: 'cell', ref: `c${i}`, name: n }, { role: 'cell', ref: `d${i}`, children: [{ role: 'button', ref: `v${i}` }, { role: 'button', ref: `x${i}` }] },
+    ] })) }];
+    expect(matchOnTree(table, parseTarget('the first button in the 1010 row'), 'click')).toMatchObject({ kind: 'hit', ref: 'v1' });
+    expect(matchOnTree(table, parseTarget('the first button in the 1099 row'), 'click').kind).toBe('none');
+    const form: AriaNode[] = [{ role: 'group', name: 'Shipping', ref: 'g', children: [{ role: 'radio', name: 'Standard (3–5 days)', ref: 's' }, { role: 'radio', name: 'Express (1–2 days)', ref: 'x' }] },
+      { role: 'button', name: 'Save draft', ref: 'b' }];
+    const [express] = groupOptionReadings(parseTarget('Express shipping'));
+    expect(matchOnTree(form, express, 'click')).toMatchObject({ kind: 'hit', ref: 'x' });
+    expect(groupOptionReadings(parseTarget('Save draft')).every((r) => matchOnTree(form, r, 'click').kind === 'none')).toBe(true);
+    const todos: AriaNode[] = [{ role: 'heading', name: 'todos', ref: 'h' }, { role: 'textbox', name: 'What needs to be done?', ref: 'i' }];
+    expect(newItemField(flattenTree(todos), parseTarget('the new todo input', 'textbox'))).toMatchObject({ kind: 'hit', ref: 'i' });
+    expect(newItemField(flattenTree([{ role: 'heading', name: 'Sign in', ref: 'h' }, { role: 'textbox', name: 'Email', ref: 'i' }]), parseTarget('the new todo input', 'textbox')).kind).toBe('none');
+  });
+
+  it('search, move, slider wording', () => {
+    expect(interpret('Search for lamp')).toMatchObject({ kind: 'search', value: 'lamp' });
+    expect(interpret('Search the catalog for "desk lamp"')).toMatchObject({ kind: 'search', value: 'desk lamp' });
+    expect(interpret('Search for lamp in the sidebar')).toMatchObject({ kind: 'unknown' });
+    expect(interpret('Move Write tests to Done')).toMatchObject({ kind: 'drag', from: 'Write tests', to: 'Done' });
+    const slider: AriaNode[] = [{ role: 'slider', name: 'Volume', ref: 's' }];
+    expect(matchOnTree(slider, parseTarget('Volume', 'textbox'), 'fill')).toMatchObject({ kind: 'hit', ref: 's' });
   });
 });

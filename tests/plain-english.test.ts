@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, DiskArtifacts, liveFlowSession, parsePlan, runFlow, RulesPlanner, type RunReport, type StepRecord } from '@ariadne/flows';
+import type { StepRecord } from '@ariadne/flows';
+import { runRulesPlan, type RulesPlanRun } from './helpers/rules-plan.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
@@ -28,28 +29,11 @@ afterAll(async () => {
 });
 
 /** Run a plan on a page; answers the report and what the page logged. */
-async function plan(page: string, steps: string[]): Promise<{ report: RunReport; log: string; steps: StepRecord[] }> {
-  const parsed = parsePlan(`#Case 1: plain english\n${steps.map((s) => `- ${s}`).join('\n')}`);
-  const { sessions } = svc.service;
-  const created = await sessions.create('local', { roles: parsed.roles.map((name) => ({ name })) });
-  const live = await sessions.use('local', created.id);
-  const flow = liveFlowSession(live);
-  try {
-    const id = `pe${++seq}`;
-    const report = await runFlow({
-      runId: id,
-      url: `${fx.url}/plain-english/${page}`,
-      plan: parsed,
-      planner: new RulesPlanner(),
-      session: flow,
-      settings: { ...DEFAULT_SETTINGS, trace: false, screenshots: false, actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
-      artifacts: new DiskArtifacts(path.join(dir, id)),
-    });
-    const log = await flow.run(parsed.roles[0], (s) => s.page.evaluate(() => document.getElementById('log')?.textContent ?? ''));
-    return { report, log, steps: report.cases[0].steps };
-  } finally {
-    await sessions.end(created.id, 'closed', 'test');
-  }
+async function plan(page: string, steps: string[]): Promise<RulesPlanRun> {
+  return runRulesPlan(svc, {
+    url: `${fx.url}/plain-english/${page}`, steps, runId: `pe${++seq}`, artifactsDir: dir,
+    settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
+  });
 }
 
 async function open(page: string): Promise<string> {

@@ -12,7 +12,7 @@ let redis: TestRedis;
 let fx: FixtureServer;
 const procs: ServerProcess[] = [];
 
-const ENV = { HEARTBEAT_MS: '500', LEASE_TTL_MS: '2000', REAP_INTERVAL_MS: '500', RUN_ASSERT_TIMEOUT_MS: '3000' };
+const ENV = { HEARTBEAT_MS: '500', LEASE_TTL_MS: '2000', REAP_INTERVAL_MS: '500', RUN_ASSERT_TIMEOUT_MS: '3000', JOB_LOCK_MS: '4000' };
 
 beforeAll(async () => {
   [redis, fx] = await Promise.all([startRedis(), startFixtureServer()]);

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '@ariadne/flows';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { destroyServer, spawnServer, waitUntil, type ServerProcess } from './helpers/process.js';
@@ -17,13 +17,28 @@ const procs: ServerProcess[] = [];
 beforeAll(async () => {
   [redis, fx] = await Promise.all([startRedis(), startFixtureServer()]);
 });
+// Each test's nodes go before the next test: a node left running would take its run.
+afterEach(async () => {
+  await Promise.all(procs.splice(0).map((p) => destroyServer(p)));
+});
 afterAll(async () => {
-  await Promise.all(procs.map((p) => destroyServer(p)));
   await redis?.destroy();
   await fx?.close();
 });
 
 const ENV = { HEARTBEAT_MS: '500', LEASE_TTL_MS: '2000', REAP_INTERVAL_MS: '500', SHUTDOWN_TIMEOUT_MS: '1000' };
+
+/** A second node takes the handed-back run over and it passes, on its second attempt. */
+async function expectFinishedByAnotherNode(id: string, nodeId: string): Promise<void> {
+  const b = await spawnServer({ env: { ...ENV, REDIS_URL: redis.url, NODE_ID: nodeId } });
+  procs.push(b);
+  const run = await waitUntil(async () => {
+    const r = await b.api.get(`/v1/runs/${id}`);
+    return ['queued', 'running'].includes(r.body.status) ? null : r.body;
+  }, 75_000, 'node B to finish the run', 500);
+  expect(run.status).toBe('passed');
+  expect(run.attempts).toBe(2);
+}
 
 describe('graceful shutdown mid-run', () => {
   it('hands the run back, and another node finishes it', async () => {
@@ -50,13 +65,31 @@ describe('graceful shutdown mid-run', () => {
       client.disconnect();
     }
 
-    const b = await spawnServer({ env: { ...ENV, REDIS_URL: redis.url, NODE_ID: 'taking-over-b' } });
-    procs.push(b);
-    const run = await waitUntil(async () => {
-      const r = await b.api.get(`/v1/runs/${id}`);
-      return ['queued', 'running'].includes(r.body.status) ? null : r.body;
-    }, 75_000, 'node B to finish the run', 500);
-    expect(run.status).toBe('passed');
-    expect(run.attempts).toBe(2);
+    await expectFinishedByAnotherNode(id, 'taking-over-b');
+  }, 100_000);
+
+  it('hands the run back when the shutdown lands before its first step (during the start page)', async () => {
+    const a = await spawnServer({ env: { ...ENV, REDIS_URL: redis.url, NODE_ID: 'stopping-early-a' } });
+    procs.push(a);
+    // The start page answers after 6 s: SIGTERM lands while the run opens it.
+    const res = await a.api.post('/v1/runs', {
+      url: `${fx.url}/slow?ms=6000&as=html`,
+      plan: '#Case 1: slow start\n- Verify "Slow page" is visible',
+      options: { trace: false },
+    });
+    const id = res.body.id;
+    await waitUntil(async () => (await a.api.get(`/v1/runs/${id}`)).body.status === 'running', 20_000, 'the run to start');
+    await new Promise((r) => setTimeout(r, 500));
+    a.child.kill('SIGTERM');
+    expect((await a.exited).code).toBe(0);
+
+    const client = new Redis(redis.url);
+    try {
+      const rec = await new RunStore(client, 'ariadne:', 600).get(id);
+      expect(rec?.status, JSON.stringify({ error: rec?.report?.error, cases: rec?.report?.cases?.map((c) => [c.status, c.summary]) })).toBe('running');
+    } finally {
+      client.disconnect();
+    }
+    await expectFinishedByAnotherNode(id, 'taking-over-early-b');
   }, 100_000);
 });

@@ -18,7 +18,7 @@ const received: { path: string; body: any }[] = [];
 const plan = (name: string) => readFileSync(path.join(FIXTURES_DIR, 'app/plans', name), 'utf8');
 
 beforeAll(async () => {
-  [svc, fx] = await Promise.all([startTestService({ RUN_ASSERT_TIMEOUT_MS: '2000' }), startFixtureServer()]);
+  [svc, fx] = await Promise.all([startTestService({ RUN_ASSERT_TIMEOUT_MS: '2000', NOTIFY_BACKOFF_MS: '200' }), startFixtureServer()]);
   // A callback receiver: /ok answers 204, /broken always 500.
   hook = createServer(async (req, res) => {
     let body = '';
@@ -93,8 +93,8 @@ describe('POST /v1/runs', () => {
     const run = await waitForRun(res.body.id);
     expect(run.status).toBe('failed');
     expect(run.report.totals).toMatchObject({ cases: 2, passed: 1, failed: 1, failedAssertions: 1 });
-    expect(run.report.callback).toMatchObject({ delivered: false, attempts: 3, status: 500 });
-    expect(received.filter((r) => r.path === '/broken')).toHaveLength(3);
+    expect(run.report.callback).toMatchObject({ delivered: false, attempts: 4, status: 500 });
+    expect(received.filter((r) => r.path === '/broken')).toHaveLength(4);
     const junit = await svc.api.get(`/v1/runs/${run.id}/junit`);
     expect(junit.body).toContain('failures="1"');
     expect(junit.body).toMatch(/<failure message="Expected &quot;Welcome back, Bob&quot; is visible; closest text on the page: [^"]*Welcome, alice/);

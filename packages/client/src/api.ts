@@ -2123,6 +2123,26 @@ export interface paths {
                                 totals?: unknown;
                                 /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
                                 report?: unknown;
+                                /** @description Outbound deliveries about this run, oldest first, with every try (never a secret or token). */
+                                deliveries?: {
+                                    /** @description callback, webhook, slack or github_status. */
+                                    kind: string;
+                                    event: string;
+                                    /** @description Where it went (a Slack URL shows its origin only). */
+                                    url: string;
+                                    /** @description GitHub statuses: the state posted. */
+                                    state?: string;
+                                    suiteRun?: string;
+                                    delivered: boolean;
+                                    attempts: {
+                                        at: string;
+                                        durationMs: number;
+                                        status?: number;
+                                        error?: string;
+                                    }[];
+                                }[];
+                                /** @description Only in the 202 answer of a run with a callbackUrl and no callbackSecret: the generated signing secret, shown once. */
+                                callbackSecret?: string;
                                 links: {
                                     [key: string]: string;
                                 };
@@ -2240,8 +2260,10 @@ export interface paths {
                             };
                             baseURL?: string;
                         }[];
-                        /** @description http(s) URL the final report is POSTed to. */
+                        /** @description http(s) URL the final report is POSTed to, signed (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">) and tried again with backoff; every try is listed in the run's deliveries. */
                         callbackUrl?: string;
+                        /** @description Signs the callback (write-only). Left out: the service generates one and answers it once, as callbackSecret in the 202 answer. */
+                        callbackSecret?: string;
                         /** @description Re-run the recorded actions of this run without the planner; steps whose locator no longer resolves are redone by the planner (self-healing). */
                         replayOf?: string;
                         /** @description Per-run limits; each is capped by the server's RUN_* settings. */
@@ -2256,6 +2278,8 @@ export interface paths {
                             maxTokensPerRun?: number;
                             caseTimeoutSeconds?: number;
                             runTimeoutSeconds?: number;
+                            /** @description A failed case is tried again this many times, each in a fresh browser context starting from the cookies, storage and URL the case started with (default 0). A case that passes only then is reported flaky (case status, totals.flaky, JUnit), never passed. */
+                            retries?: number;
                         };
                     };
                 };
@@ -2297,6 +2321,26 @@ export interface paths {
                             totals?: unknown;
                             /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
                             report?: unknown;
+                            /** @description Outbound deliveries about this run, oldest first, with every try (never a secret or token). */
+                            deliveries?: {
+                                /** @description callback, webhook, slack or github_status. */
+                                kind: string;
+                                event: string;
+                                /** @description Where it went (a Slack URL shows its origin only). */
+                                url: string;
+                                /** @description GitHub statuses: the state posted. */
+                                state?: string;
+                                suiteRun?: string;
+                                delivered: boolean;
+                                attempts: {
+                                    at: string;
+                                    durationMs: number;
+                                    status?: number;
+                                    error?: string;
+                                }[];
+                            }[];
+                            /** @description Only in the 202 answer of a run with a callbackUrl and no callbackSecret: the generated signing secret, shown once. */
+                            callbackSecret?: string;
                             links: {
                                 [key: string]: string;
                             };
@@ -2411,6 +2455,26 @@ export interface paths {
                             totals?: unknown;
                             /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
                             report?: unknown;
+                            /** @description Outbound deliveries about this run, oldest first, with every try (never a secret or token). */
+                            deliveries?: {
+                                /** @description callback, webhook, slack or github_status. */
+                                kind: string;
+                                event: string;
+                                /** @description Where it went (a Slack URL shows its origin only). */
+                                url: string;
+                                /** @description GitHub statuses: the state posted. */
+                                state?: string;
+                                suiteRun?: string;
+                                delivered: boolean;
+                                attempts: {
+                                    at: string;
+                                    durationMs: number;
+                                    status?: number;
+                                    error?: string;
+                                }[];
+                            }[];
+                            /** @description Only in the 202 answer of a run with a callbackUrl and no callbackSecret: the generated signing secret, shown once. */
+                            callbackSecret?: string;
                             links: {
                                 [key: string]: string;
                             };
@@ -2514,6 +2578,26 @@ export interface paths {
                             totals?: unknown;
                             /** @description The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts. */
                             report?: unknown;
+                            /** @description Outbound deliveries about this run, oldest first, with every try (never a secret or token). */
+                            deliveries?: {
+                                /** @description callback, webhook, slack or github_status. */
+                                kind: string;
+                                event: string;
+                                /** @description Where it went (a Slack URL shows its origin only). */
+                                url: string;
+                                /** @description GitHub statuses: the state posted. */
+                                state?: string;
+                                suiteRun?: string;
+                                delivered: boolean;
+                                attempts: {
+                                    at: string;
+                                    durationMs: number;
+                                    status?: number;
+                                    error?: string;
+                                }[];
+                            }[];
+                            /** @description Only in the 202 answer of a run with a callbackUrl and no callbackSecret: the generated signing secret, shown once. */
+                            callbackSecret?: string;
                             links: {
                                 [key: string]: string;
                             };
@@ -2745,10 +2829,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A screenshot or Playwright trace of a run (names are in the report) */
+        /** A screenshot or Playwright trace of a run (names are in the report); the HTML report embeds its screenshots with signed URLs */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Signed link: expiry (unix seconds). */
+                    exp?: number;
+                    /** @description Signed link: hex HMAC-SHA256 (from POST /v1/runs/:id/report-link). Opens this page without a key until exp. */
+                    sig?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2825,6 +2914,143 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's report as an HTML page for people: the failing step and its diagnostics first, then cases and steps with screenshots (key, or a signed link) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Signed link: expiry (unix seconds). */
+                    exp?: number;
+                    /** @description Signed link: hex HMAC-SHA256 (from POST /v1/runs/:id/report-link). Opens this page without a key until exp. */
+                    sig?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/report-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed, expiring URL of the run's HTML report, for people without an API key (commit statuses, chat) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How long the link works (default 604800 s, 7 days; at most 30 days). */
+                        ttlSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                            /** @description ISO time the link stops working. */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3396,15 +3622,37 @@ export interface paths {
                                     /** @description Paste this into the platform's webhook settings (with the same secret). */
                                     url: string;
                                 }[];
+                                schedule?: {
+                                    cron: string;
+                                    timezone?: string;
+                                    /** @description When the next scheduled run starts (ISO time; null: not scheduled in Redis any more). */
+                                    next: string | null;
+                                };
+                                retries: number;
+                                notify: {
+                                    type: string;
+                                    on: string[];
+                                    /** @description As it may be shown: a webhook's origin and path, a Slack URL's origin only. */
+                                    url: string;
+                                }[];
+                                github?: {
+                                    /** @description GitHub API base URL for commit statuses (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3). The token is the suite secret GITHUB_TOKEN. */
+                                    apiBase?: string;
+                                };
+                                /** @description Only in the answer that generated it (create, or the update that first set notify): keep it to verify X-Ariadne-Signature. Never shown again. */
+                                notifySecret?: string;
                                 /** @description The most recent suite run and its status. */
                                 latest: {
                                     id: string;
                                     createdAt: string;
                                     baseUrl: string;
-                                    status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                    /** @description flaky: every run passed, some case only on a retry. */
+                                    status: "queued" | "running" | "passed" | "flaky" | "failed" | "error" | "cancelled";
                                     trigger: {
-                                        /** @description manual, github, vercel, netlify or generic. */
+                                        /** @description manual, schedule, github, vercel, netlify or generic. */
                                         type: string;
+                                        /** @description A scheduled run: the tick it was started for (ISO time). */
+                                        scheduledFor?: string;
                                         repo?: string;
                                         sha?: string;
                                         environment?: string;
@@ -3541,6 +3789,8 @@ export interface paths {
                             maxTokensPerRun?: number;
                             caseTimeoutSeconds?: number;
                             runTimeoutSeconds?: number;
+                            /** @description A failed case is tried again this many times, each in a fresh browser context starting from the cookies, storage and URL the case started with (default 0). A case that passes only then is reported flaky (case status, totals.flaky, JUnit), never passed. */
+                            retries?: number;
                         };
                         triggers?: {
                             /** @description On update: an existing trigger's id, to keep its hook URL (and its secret when "secret" is left out). */
@@ -3552,6 +3802,30 @@ export interface paths {
                             /** @description Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context). */
                             environments?: string[];
                         }[];
+                        /** @description Run the suite on a schedule (a synthetic monitor): once per tick across the whole cluster; runs record trigger type "schedule". */
+                        schedule?: {
+                            /** @description Cron expression: 5 fields (minute hour day month weekday) or 6 with seconds first. A suite runs at most once a minute (SUITE_SCHEDULE_MIN_SECONDS). */
+                            cron: string;
+                            /** @description IANA time zone the expression is read in (default UTC), e.g. Europe/Paris. */
+                            timezone?: string;
+                        };
+                        /** @description A failed case is tried again this many times in a fresh browser context (default 0); a case that passes only then is reported flaky. */
+                        retries?: number;
+                        /** @description Where the result of each suite run goes, once all its runs are done (signed with the suite's notify secret). */
+                        notify?: {
+                            /** @description webhook: a JSON summary of the suite run (event suite_run.finished). slack: an incoming-webhook message (text and blocks) with the failing case, step and error and the report link. */
+                            type: "webhook" | "slack";
+                            /** @description http(s) URL, stored encrypted (a Slack webhook URL is a credential); checked against the egress policy. */
+                            url: string;
+                            /** @description When to send: failure (failed or error), success (passed or flaky), always. Default: webhook always, slack failure. */
+                            on?: ("failure" | "success" | "always")[];
+                        }[];
+                        /** @description Signs every notification (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">); write-only. Left out while notify is set: one is generated and answered once (notifySecret in this answer). */
+                        notifySecret?: string;
+                        github?: {
+                            /** @description GitHub API base URL for commit statuses (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3). The token is the suite secret GITHUB_TOKEN. */
+                            apiBase?: string;
+                        };
                     };
                 };
             };
@@ -3624,15 +3898,37 @@ export interface paths {
                                 /** @description Paste this into the platform's webhook settings (with the same secret). */
                                 url: string;
                             }[];
+                            schedule?: {
+                                cron: string;
+                                timezone?: string;
+                                /** @description When the next scheduled run starts (ISO time; null: not scheduled in Redis any more). */
+                                next: string | null;
+                            };
+                            retries: number;
+                            notify: {
+                                type: string;
+                                on: string[];
+                                /** @description As it may be shown: a webhook's origin and path, a Slack URL's origin only. */
+                                url: string;
+                            }[];
+                            github?: {
+                                /** @description GitHub API base URL for commit statuses (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3). The token is the suite secret GITHUB_TOKEN. */
+                                apiBase?: string;
+                            };
+                            /** @description Only in the answer that generated it (create, or the update that first set notify): keep it to verify X-Ariadne-Signature. Never shown again. */
+                            notifySecret?: string;
                             /** @description The most recent suite run and its status. */
                             latest: {
                                 id: string;
                                 createdAt: string;
                                 baseUrl: string;
-                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                /** @description flaky: every run passed, some case only on a retry. */
+                                status: "queued" | "running" | "passed" | "flaky" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github, vercel, netlify or generic. */
+                                    /** @description manual, schedule, github, vercel, netlify or generic. */
                                     type: string;
+                                    /** @description A scheduled run: the tick it was started for (ISO time). */
+                                    scheduledFor?: string;
                                     repo?: string;
                                     sha?: string;
                                     environment?: string;
@@ -3782,15 +4078,37 @@ export interface paths {
                                 /** @description Paste this into the platform's webhook settings (with the same secret). */
                                 url: string;
                             }[];
+                            schedule?: {
+                                cron: string;
+                                timezone?: string;
+                                /** @description When the next scheduled run starts (ISO time; null: not scheduled in Redis any more). */
+                                next: string | null;
+                            };
+                            retries: number;
+                            notify: {
+                                type: string;
+                                on: string[];
+                                /** @description As it may be shown: a webhook's origin and path, a Slack URL's origin only. */
+                                url: string;
+                            }[];
+                            github?: {
+                                /** @description GitHub API base URL for commit statuses (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3). The token is the suite secret GITHUB_TOKEN. */
+                                apiBase?: string;
+                            };
+                            /** @description Only in the answer that generated it (create, or the update that first set notify): keep it to verify X-Ariadne-Signature. Never shown again. */
+                            notifySecret?: string;
                             /** @description The most recent suite run and its status. */
                             latest: {
                                 id: string;
                                 createdAt: string;
                                 baseUrl: string;
-                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                /** @description flaky: every run passed, some case only on a retry. */
+                                status: "queued" | "running" | "passed" | "flaky" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github, vercel, netlify or generic. */
+                                    /** @description manual, schedule, github, vercel, netlify or generic. */
                                     type: string;
+                                    /** @description A scheduled run: the tick it was started for (ISO time). */
+                                    scheduledFor?: string;
                                     repo?: string;
                                     sha?: string;
                                     environment?: string;
@@ -3849,7 +4167,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a suite (its trigger URLs stop working; its runs stay until they expire) */
+        /** Delete a suite (its trigger URLs and its schedule stop; its runs stay until they expire) */
         delete: {
             parameters: {
                 query?: never;
@@ -3988,6 +4306,8 @@ export interface paths {
                             maxTokensPerRun?: number;
                             caseTimeoutSeconds?: number;
                             runTimeoutSeconds?: number;
+                            /** @description A failed case is tried again this many times, each in a fresh browser context starting from the cookies, storage and URL the case started with (default 0). A case that passes only then is reported flaky (case status, totals.flaky, JUnit), never passed. */
+                            retries?: number;
                         };
                         triggers?: {
                             /** @description On update: an existing trigger's id, to keep its hook URL (and its secret when "secret" is left out). */
@@ -3999,6 +4319,30 @@ export interface paths {
                             /** @description Only deployments to these environments start runs (github: environment; vercel: target, "preview" when none; netlify: context). */
                             environments?: string[];
                         }[];
+                        /** @description A new schedule, or null to stop running on a schedule. */
+                        schedule?: {
+                            /** @description Cron expression: 5 fields (minute hour day month weekday) or 6 with seconds first. A suite runs at most once a minute (SUITE_SCHEDULE_MIN_SECONDS). */
+                            cron: string;
+                            /** @description IANA time zone the expression is read in (default UTC), e.g. Europe/Paris. */
+                            timezone?: string;
+                        } | null;
+                        /** @description A failed case is tried again this many times in a fresh browser context (default 0); a case that passes only then is reported flaky. */
+                        retries?: number;
+                        /** @description Where the result of each suite run goes, once all its runs are done (signed with the suite's notify secret). */
+                        notify?: {
+                            /** @description webhook: a JSON summary of the suite run (event suite_run.finished). slack: an incoming-webhook message (text and blocks) with the failing case, step and error and the report link. */
+                            type: "webhook" | "slack";
+                            /** @description http(s) URL, stored encrypted (a Slack webhook URL is a credential); checked against the egress policy. */
+                            url: string;
+                            /** @description When to send: failure (failed or error), success (passed or flaky), always. Default: webhook always, slack failure. */
+                            on?: ("failure" | "success" | "always")[];
+                        }[];
+                        /** @description Signs every notification (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">); write-only. Left out while notify is set: one is generated and answered once (notifySecret in this answer). */
+                        notifySecret?: string;
+                        github?: {
+                            /** @description GitHub API base URL for commit statuses (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3). The token is the suite secret GITHUB_TOKEN. */
+                            apiBase?: string;
+                        };
                     };
                 };
             };
@@ -4071,15 +4415,37 @@ export interface paths {
                                 /** @description Paste this into the platform's webhook settings (with the same secret). */
                                 url: string;
                             }[];
+                            schedule?: {
+                                cron: string;
+                                timezone?: string;
+                                /** @description When the next scheduled run starts (ISO time; null: not scheduled in Redis any more). */
+                                next: string | null;
+                            };
+                            retries: number;
+                            notify: {
+                                type: string;
+                                on: string[];
+                                /** @description As it may be shown: a webhook's origin and path, a Slack URL's origin only. */
+                                url: string;
+                            }[];
+                            github?: {
+                                /** @description GitHub API base URL for commit statuses (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3). The token is the suite secret GITHUB_TOKEN. */
+                                apiBase?: string;
+                            };
+                            /** @description Only in the answer that generated it (create, or the update that first set notify): keep it to verify X-Ariadne-Signature. Never shown again. */
+                            notifySecret?: string;
                             /** @description The most recent suite run and its status. */
                             latest: {
                                 id: string;
                                 createdAt: string;
                                 baseUrl: string;
-                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                /** @description flaky: every run passed, some case only on a retry. */
+                                status: "queued" | "running" | "passed" | "flaky" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github, vercel, netlify or generic. */
+                                    /** @description manual, schedule, github, vercel, netlify or generic. */
                                     type: string;
+                                    /** @description A scheduled run: the tick it was started for (ISO time). */
+                                    scheduledFor?: string;
                                     repo?: string;
                                     sha?: string;
                                     environment?: string;
@@ -4170,10 +4536,13 @@ export interface paths {
                                 id: string;
                                 createdAt: string;
                                 baseUrl: string;
-                                status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                                /** @description flaky: every run passed, some case only on a retry. */
+                                status: "queued" | "running" | "passed" | "flaky" | "failed" | "error" | "cancelled";
                                 trigger: {
-                                    /** @description manual, github, vercel, netlify or generic. */
+                                    /** @description manual, schedule, github, vercel, netlify or generic. */
                                     type: string;
+                                    /** @description A scheduled run: the tick it was started for (ISO time). */
+                                    scheduledFor?: string;
                                     repo?: string;
                                     sha?: string;
                                     environment?: string;
@@ -4247,6 +4616,8 @@ export interface paths {
                         /** @description Run against this deployment instead of the suite's baseUrl. */
                         baseUrl?: string;
                         sha?: string;
+                        /** @description owner/name: with sha (and the suite secret GITHUB_TOKEN), the run posts GitHub commit statuses like a GitHub-triggered one. */
+                        repo?: string;
                         environment?: string;
                     };
                 };
@@ -4262,10 +4633,13 @@ export interface paths {
                             id: string;
                             createdAt: string;
                             baseUrl: string;
-                            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+                            /** @description flaky: every run passed, some case only on a retry. */
+                            status: "queued" | "running" | "passed" | "flaky" | "failed" | "error" | "cancelled";
                             trigger: {
-                                /** @description manual, github, vercel, netlify or generic. */
+                                /** @description manual, schedule, github, vercel, netlify or generic. */
                                 type: string;
+                                /** @description A scheduled run: the tick it was started for (ISO time). */
+                                scheduledFor?: string;
                                 repo?: string;
                                 sha?: string;
                                 environment?: string;
@@ -4531,7 +4905,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule";
                 message: string;
                 details?: {
                     [key: string]: unknown;

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { CheckSpec } from './types.js';
 import { q } from './locators.js';
+import { quietly, waitForDomChange } from '@ariadne/page';
 
 // Assertions are evaluated by the service on the live page — a model's claim that
 // something is visible is never taken as the result. Each check polls until it holds
@@ -101,7 +102,12 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
   }
 }
 
-/** Poll the check until it passes or timeoutMs passes; the last outcome is the answer. */
+/**
+ * Try the check until it passes or timeoutMs passes; the last outcome is the answer. A
+ * check that does not hold yet is tried again as soon as the page changes (its next DOM
+ * mutation, or a new document; 20–150 ms apart), where a fixed poll would add up to a
+ * whole interval to every assertion that waits for the page.
+ */
 export async function evaluateCheck(page: Page, check: CheckSpec, loc: Locator | null, timeoutMs: number, signal?: AbortSignal): Promise<CheckOutcome> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -110,7 +116,8 @@ export async function evaluateCheck(page: Page, check: CheckSpec, loc: Locator |
       if (!r.passed && check.type === 'text_visible' && !r.actual) r.actual = await closestText(page, check.text);
       return r;
     }
-    await new Promise((res) => setTimeout(res, 150));
+    // The wait is Ariadne's observation, not the test's: left out of traces (quiet.ts).
+    await quietly(page, () => waitForDomChange(page, 20, Math.max(20, Math.min(150, deadline - Date.now()))));
   }
 }
 

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { suiteMain } from './cli-suite.js';
+import { call, type Api } from './cli-api.js';
 
 // `ariadne run plan.md --url http://...` for CI: runs a plan, prints live progress,
 // writes the reports you ask for, and exits 0 when every case passed, 1 when one
@@ -28,27 +30,6 @@ Options:
   --no-trace            skip the Playwright trace per case
   --quiet               only the summary
 Exit codes: 0 all cases passed, 1 a case failed, 2 the run could not run.`;
-
-interface Api {
-  base: string;
-  token?: string;
-}
-
-async function call(api: Api, method: string, p: string, body?: unknown): Promise<{ status: number; body: any; text: string }> {
-  const res = await fetch(api.base + p, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(api.token ? { authorization: `Bearer ${api.token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* not JSON (JUnit, spec) */
-  }
-  return { status: res.status, body: parsed, text };
-}
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -98,7 +79,8 @@ function print(e: any): void {
     case 'run_restarted': console.log(`  (run restarted on another worker: attempt ${e.attempt})`); break;
     case 'case_started': console.log(`▶ Case ${e.case}: ${e.name}`); break;
     case 'step': console.log(describeStep(e.step)); break;
-    case 'case_finished': console.log(`${e.status === 'passed' ? green('✓') : red('✗')} Case ${e.case} ${e.status} (${(e.durationMs / 1000).toFixed(1)} s)${e.status === 'passed' ? '' : `: ${e.summary}`}`); break;
+    case 'case_retry': console.log(`  ↻ Case ${e.case}: attempt ${e.attempt} in a fresh context (${e.reason})`); break;
+    case 'case_finished': console.log(`${e.status === 'passed' || e.status === 'flaky' ? green('✓') : red('✗')} Case ${e.case} ${e.status} (${(e.durationMs / 1000).toFixed(1)} s)${e.status === 'passed' ? '' : `: ${e.summary}`}`); break;
     default: break;
   }
 }
@@ -122,6 +104,7 @@ async function localServer(): Promise<{ api: Api; stop: () => Promise<void> }> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'suite') return suiteMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -221,7 +204,7 @@ export async function main(argv: string[]): Promise<number> {
       else console.error(`No spec written: ${spec.body?.error?.message ?? spec.status}`);
     }
     const t = report?.totals;
-    const line = `Run ${id}: ${run.status}${t ? ` — ${t.passed}/${t.cases} cases passed, ${t.steps} steps, ${t.failedAssertions} failed assertion(s)` : ''}${report ? `, ${(report.durationMs / 1000).toFixed(1)} s` : ''}`;
+    const line = `Run ${id}: ${run.status}${t ? ` — ${t.passed + (t.flaky ?? 0)}/${t.cases} cases passed${t.flaky ? ` (${t.flaky} flaky)` : ''}, ${t.steps} steps, ${t.failedAssertions} failed assertion(s)` : ''}${report ? `, ${(report.durationMs / 1000).toFixed(1)} s` : ''}`;
     console.log(run.status === 'passed' ? green(line) : red(line));
     if (run.error) console.log(red(`${run.error.code}: ${run.error.message}`));
     if (run.status === 'passed') return 0;

@@ -23,3 +23,5 @@ export * from './mail-steps.js';
 export * from './one-time-code.js';
 export * from './http-request.js';
 export * from './planners/rules-mail.js';
+export * from './trace-scrub.js';
+export * from './timing.js';

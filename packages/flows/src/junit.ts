@@ -25,12 +25,22 @@ export function toJUnit(report: RunReport, suiteName = 'ariadne'): string {
   out.push(`      <property name="planner" value="${esc(report.planner)}"/>`);
   if (report.model) out.push(`      <property name="model" value="${esc(report.model)}"/>`);
   if (report.replayOf) out.push(`      <property name="replayOf" value="${esc(report.replayOf)}"/>`);
+  if (t.flaky) out.push(`      <property name="flaky" value="${t.flaky}"/>`);
   out.push('    </properties>');
   if (report.error) {
     out.push(`    <error message="${esc(report.error.message)}" type="${esc(report.error.code)}"/>`);
   }
   for (const c of report.cases) {
     out.push(`    <testcase classname="${esc(`ariadne.${report.planner}`)}" name="${esc(`Case ${c.index}: ${c.name}`)}" time="${secs(c.durationMs)}">`);
+    // A case that passed only on a retry passes in JUnit too (CI stays green), but says so:
+    // a property CI tools can read and a note at the top of its output.
+    const tries = c.attempts ?? [];
+    if (c.status === 'flaky' || tries.length > 1) {
+      out.push('      <properties>');
+      if (c.status === 'flaky') out.push('        <property name="flaky" value="true"/>');
+      out.push(`        <property name="attempts" value="${tries.length}"/>`);
+      out.push('      </properties>');
+    }
     if (c.status === 'failed') {
       const failedAssertion = c.assertions.find((a) => !a.passed);
       const failedStep = c.steps.find((s) => s.status === 'failed');
@@ -45,7 +55,9 @@ export function toJUnit(report: RunReport, suiteName = 'ariadne'): string {
     } else if (c.status === 'skipped' || c.status === 'cancelled') {
       out.push(`      <skipped message="${esc(c.summary || c.status)}"/>`);
     }
-    const log = c.steps.map((s) => `${s.status === 'passed' ? 'ok ' : 'FAIL'} [${s.role}] ${s.action}${s.locator ? ` ${s.locator.code}` : ''} — ${s.asked} (${s.durationMs} ms)${s.healed ? ' [healed]' : ''}${s.error ? `: ${s.error.message}` : ''}`);
+    const retryNotes = tries.slice(0, -1).map((a) => `attempt ${a.attempt} ${a.status}: ${a.summary}`);
+    if (c.status === 'flaky') retryNotes.unshift(`FLAKY: passed on attempt ${tries.length}, after ${tries.length - 1} failed attempt(s)`);
+    const log = [...retryNotes, ...c.steps.map((s) => `${s.status === 'passed' ? 'ok ' : 'FAIL'} [${s.role}] ${s.action}${s.locator ? ` ${s.locator.code}` : ''} — ${s.asked} (${s.durationMs} ms)${s.healed ? ' [healed]' : ''}${s.error ? `: ${s.error.message}` : ''}`)];
     if (log.length) out.push(`      <system-out>${esc(log.join('\n'))}</system-out>`);
     out.push('    </testcase>');
   }

@@ -1,63 +1,66 @@
-import type { ElementHandle, FrameLocator, Locator, Page } from 'playwright-core';
-import * as pageLib from '@ariadne/page';
-import { findRef, type PageState } from '@ariadne/page';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { isElement, prepareStepLocator, resolveRef, type AriaNode, type PageState, type StepLocator } from '@ariadne/page';
 import type { LocatorRecord } from './types.js';
 
-// Every step records a VERIFIED locator for the element it acted on, computed before
-// the action (a click may navigate the element away). Role + exact name comes first
-// and is proven on the live page (one match, and it is the ref's element); when that
-// is not unique (repeated cards), the locator synthesizer of @ariadne/page composes
-// container-scoped candidates and proves them the same way. Replays and the exported
-// spec use these codes, so they are parsed back into Playwright locators here too.
-
-const NAMELESS = new Set(['generic', 'none', 'presentation', 'text', 'paragraph', 'group', 'list', 'listitem', 'region', 'main', 'navigation', 'article', 'section']);
+// Every step records a VERIFIED locator for the element it acted on, and keeps it off
+// the step's critical path (@ariadne/page prepareStepLocator): what it needs from the page
+// is gathered in one round trip before the action (role + exact name proven with
+// Playwright, or, when that is not unique — repeated cards — the synthesizer's
+// container-scoped candidates drafted and matched in the page), and the Playwright proof
+// of those candidates is sent before the action and read after it. Replays and the
+// exported spec use these codes, so they are parsed back into Playwright locators here too.
 
 export function q(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
 }
 
-async function sameElement(loc: Locator, handle: ElementHandle): Promise<boolean> {
+const record = (l: StepLocator | null): LocatorRecord | null => (l ? { code: l.code, verified: true, strategy: l.strategy, source: l.source } : null);
+
+/**
+ * Before acting on a ref: throws ref_not_found / ref_stale at once when it does not
+ * resolve; `settle()`, called after the action, answers the proven locator (or null).
+ */
+export async function prepareVerifiedLocator(state: PageState, ref: string): Promise<{ settle: () => Promise<LocatorRecord | null> }> {
   try {
-    return await loc.evaluateAll((els, t) => els.length === 1 && els[0] === t, handle);
+    const p = await prepareStepLocator(state, ref, { roleNameRepeated: roleNameRepeated(state.lastSnapshot?.tree ?? [], ref) });
+    return { settle: () => p.settle().then(record, () => null) };
   } catch {
-    return false;
+    // The ref's own error (unknown, stale, not a ref), or no locator when only the proof failed.
+    await resolveRef(state, ref);
+    return { settle: async () => null };
   }
 }
 
-type Synth = (state: PageState, opts: { ref: string; max?: number }) => Promise<{ locators: { code: string; strategy: string; fragile?: boolean }[] }>;
+/**
+ * Does the snapshot show another element with the same role and name as this ref (a
+ * repeated card's button)? Then role + name cannot be its locator on its own. A guess
+ * that only picks how the locator is gathered: the proof decides either way.
+ */
+export function roleNameRepeated(tree: AriaNode[], ref: string): boolean {
+  let target: { role: string; name: string } | null = null;
+  const seen = new Map<string, number>();
+  const walk = (nodes: AriaNode[]) => {
+    for (const n of nodes) {
+      if (!isElement(n)) continue;
+      if (n.name) {
+        const key = `${n.role}\u0000${n.name}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        if (n.ref === ref) target = { role: n.role, name: n.name };
+      }
+      walk(n.children ?? []);
+    }
+  };
+  walk(tree);
+  const t = target as { role: string; name: string } | null;
+  return t !== null && (seen.get(`${t.role}\u0000${t.name}`) ?? 0) > 1;
+}
 
 /** The verified locator of a ref in the tab's latest snapshot; null if none could be proven. */
 export async function verifiedLocator(state: PageState, ref: string): Promise<LocatorRecord | null> {
-  const page = state.page;
-  const node = state.lastSnapshot ? findRef(state.lastSnapshot.tree, ref) : null;
-  const handle = await page.locator(`aria-ref=${ref}`).elementHandle({ timeout: 1000 }).catch(() => null);
-  if (!handle) return null;
   try {
-    if (node?.role && node.name && !NAMELESS.has(node.role)) {
-      const loc = page.getByRole(node.role as Parameters<Page['getByRole']>[0], { name: node.name, exact: true });
-      if (await sameElement(loc, handle)) {
-        return { code: `page.getByRole(${q(node.role)}, { name: ${q(node.name)}, exact: true })`, verified: true, strategy: 'role', source: 'role-name' };
-      }
-    }
-    // Not unique by role and name (or nameless): the synthesizer, when this build has it.
-    const synth = (pageLib as unknown as { synthesizeLocators?: Synth }).synthesizeLocators;
-    if (typeof synth === 'function') {
-      const res = await synth(state, { ref, max: 1 }).catch(() => null);
-      const best = res?.locators[0];
-      if (best) return { code: best.code, verified: true, strategy: best.strategy, source: 'synthesized' };
-    }
-    // Last resort: the nth match of role + name, proven, and flagged as fragile.
-    if (node?.role && !NAMELESS.has(node.role)) {
-      const base = page.getByRole(node.role as Parameters<Page['getByRole']>[0], node.name ? { name: node.name, exact: true } : {});
-      const index = await base.evaluateAll((els, t) => (els as unknown[]).indexOf(t), handle).catch(() => -1);
-      if (index >= 0 && (await sameElement(base.nth(index), handle))) {
-        const opts = node.name ? `, { name: ${q(node.name)}, exact: true }` : '';
-        return { code: `page.getByRole(${q(node.role)}${opts}).nth(${index})`, verified: true, strategy: 'nth', source: 'role-name' };
-      }
-    }
+    return await (await prepareVerifiedLocator(state, ref)).settle();
+  } catch {
     return null;
-  } finally {
-    await handle.dispose().catch(() => {});
   }
 }
 

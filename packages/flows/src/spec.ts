@@ -45,7 +45,7 @@ export function toPlaywrightSpec(report: RunReport, opts: SpecOptions = {}): str
     return pieces.length ? pieces.join(' + ') : "''";
   };
 
-  const passing = report.cases.filter((c) => c.status === 'passed');
+  const passing = report.cases.filter((c) => c.status === 'passed' || c.status === 'flaky');
   const roles = opts.roles ?? [...new Set(report.cases.flatMap((c) => c.steps.map((s) => s.role)))];
   if (!roles.length) roles.push('default');
   const vars = new Map(roles.map((r) => [r, roleVar(r)]));

@@ -18,6 +18,8 @@ export interface FlowAction {
   append?: boolean;
   accept?: boolean;
   promptText?: string;
+  /** upload: the files to put in the file input. */
+  files?: { name: string; mimeType?: string; contentBase64: string }[];
   /** drag: where to drop (a description). */
   targetDescription?: string;
   /** A parsed target (the rules planner): resolved in the page layer, then acted on by ref. */
@@ -29,13 +31,14 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { locate, performAction, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, locate, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
-import { locatorFromCode, verifiedLocator } from './locators.js';
+import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
 import type { PlanCase } from './plan.js';
 import type { FlowMail } from './mail.js';
 import type { FetchLike } from '@ariadne/egress';
+import { PhaseClock } from './timing.js';
 
 // The tools every planner acts through: snapshot, act by ref (or description), wait for
 // the page to settle, assert, complete. They enforce the case's limits, check for
@@ -158,7 +161,7 @@ export const DEFAULT_SETTINGS: FlowSettings = {
   actionTimeoutMs: 10_000,
   navigationTimeoutMs: 30_000,
   snapshotTimeoutMs: 15_000,
-  describeWaitMs: 2000,
+  describeWaitMs: 1000,
   allowedSchemes: ['http:', 'https:'],
   assertTimeoutMs: 5000,
   stableQuietMs: 300,
@@ -230,7 +233,8 @@ async function observeEffect(state: PageState, body: FlowAction, loc: Locator | 
   if (body.action !== 'fill' && body.action !== 'type') return null;
   if (body.action === 'type' && body.submit) return null;
   const want = String(body.action === 'fill' ? body.value ?? '' : body.text ?? '');
-  const got = await loc.evaluate((el) => (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : (el as HTMLElement).innerText ?? ''), undefined, { timeout: 1000 }).catch(() => null);
+  // inputValue: one call in the page for a field; an editable element that is not one answers its text.
+  const got = await loc.inputValue({ timeout: 3000 }).catch(() => loc.innerText({ timeout: 1000 })).catch(() => null);
   if (got === null) return null;
   if (squash(got) === squash(want) || (body.action === 'type' && squash(got).endsWith(squash(want)))) return null;
   // A date field shows 05/14/2024 and holds 2024-05-14.
@@ -240,6 +244,23 @@ async function observeEffect(state: PageState, body: FlowAction, loc: Locator | 
   // A split input moves the focus box to box: the group holds the value, not its first box.
   if (body.action === 'type' && squash(want).startsWith(squash(got)) && got.length > 0) return null;
   return { message: `The field holds ${JSON.stringify(got)} after the ${body.action}, not ${JSON.stringify(want)}.`, details: { expected: want, observed: got } };
+}
+
+/** Pages whose new documents get the in-page bridge set up as soon as they load. */
+const warming = new WeakSet<PageState>();
+
+/**
+ * A step on a repeated element (a card's "Add to cart") proves its locator through the
+ * in-page bridge, whose first call on a document sets it up (an isolated world and its
+ * script): done when each document of a run's page loads, in the background, so the step
+ * does not wait for it.
+ */
+function warmBridgeOnLoad(state: PageState): void {
+  if (warming.has(state)) return;
+  warming.add(state);
+  state.on('load', () => {
+    if (!state.closed && !state.dialog) void Bridge.for(state).mainWorld().catch(() => {});
+  });
 }
 
 export function errorOf(err: unknown): StepError {
@@ -268,6 +289,8 @@ export class CaseTools {
     private readonly artifacts: ArtifactSink | null,
     /** Usage of the whole run so far (for the per-run token limit). */
     private readonly runUsage: { inputTokens: number; outputTokens: number },
+    /** Which try of the case this is (retries): later tries name their screenshots apart. */
+    readonly attempt = 1,
   ) {}
 
   get roles(): string[] {
@@ -305,7 +328,7 @@ export class CaseTools {
     this.usage.outputTokens += outputTokens;
     this.runUsage.inputTokens += inputTokens;
     this.runUsage.outputTokens += outputTokens;
-    this.emit({ type: 'turn', case: this.planCase.index, turn: this.usage.turns, inputTokens, outputTokens });
+    this.emitInOrder({ type: 'turn', case: this.planCase.index, turn: this.usage.turns, inputTokens, outputTokens });
   }
 
   private checkRole(role: string): void {
@@ -318,7 +341,7 @@ export class CaseTools {
     this.checkpoint();
     this.checkRole(role);
     return this.session.run(role, async (state) => {
-      const view = await snapshotView(state, { format: 'yaml', maxTokens, timeoutMs: this.settings.snapshotTimeoutMs });
+      const view = await quietly(state.page, () => snapshotView(state, { format: 'yaml', maxTokens, timeoutMs: this.settings.snapshotTimeoutMs }));
       this.lastSnapshotAt.set(role, state.navEpoch);
       return {
         role,
@@ -357,23 +380,51 @@ export class CaseTools {
     };
   }
 
+  /**
+   * Close a step. Its screenshot is off the step's path: the capture is requested now (the
+   * page as the step left it) and written in the background; the step's event goes out
+   * once its file is on disk, events staying in order. The loop drains both before the
+   * case ends (drain()).
+   */
   private async finishStep(step: StepRecord, state: PageState | null, started: number): Promise<void> {
     step.durationMs = Date.now() - started;
+    let shot: Promise<void> | null = null;
     if (state) {
       step.url = state.page.url();
-      if (this.settings.screenshots && this.artifacts) {
+      const artifacts = this.artifacts;
+      if (this.settings.screenshots && artifacts) {
         // A step without a screenshot says why (a dialog blocks capture; a slow or failed capture
         // is never silent).
         if (state.dialog || state.closed) step.screenshotSkipped = state.dialog ? 'dialog' : 'closed';
         else {
-          const shot = await state.page.screenshot({ type: 'jpeg', quality: 50, timeout: 5000 }).catch(() => null);
-          if (shot) step.screenshot = await this.artifacts.put(`c${this.planCase.index}-s${step.n}.jpg`, shot, 'image/jpeg').catch(() => undefined);
-          if (!step.screenshot) step.screenshotSkipped = 'failed';
+          const name = `c${this.planCase.index}${this.attempt > 1 ? `-r${this.attempt}` : ''}-s${step.n}.jpg`;
+          shot = captureJpeg(state.page, { quality: 50, timeoutMs: 5000 })
+            .then((data) => artifacts.put(name, data, 'image/jpeg'))
+            .then((stored) => { step.screenshot = stored; }, () => { step.screenshotSkipped = 'failed'; });
         }
       }
     }
     this.report.steps.push(step);
-    this.emit({ type: 'step', case: this.planCase.index, step });
+    this.emitInOrder({ type: 'step', case: this.planCase.index, step }, shot);
+  }
+
+  /** Events in the order they happened, each after what it waits for (a step's screenshot). */
+  private tail: Promise<void> = Promise.resolve();
+
+  private emitInOrder(e: RunEvent, after: Promise<void> | null = null): void {
+    const prev = this.tail;
+    this.tail = (after ? Promise.all([prev, after]) : prev).then(() => {
+      try {
+        this.emit(e);
+      } catch {
+        /* a listener's failure is not the run's */
+      }
+    });
+  }
+
+  /** Every screenshot written and every event sent: called before the case ends. */
+  drain(): Promise<void> {
+    return this.tail;
   }
 
   /** Record a step that never reached the page (a step the planner could not interpret). */
@@ -463,23 +514,31 @@ export class CaseTools {
     for (const k of ['url', 'value', 'text', 'key', 'by', 'textGone', 'time', 'direction', 'accept', 'promptText'] as const) {
       if (body[k] !== undefined) (params as Record<string, unknown>)[k] = body[k];
     }
+    if (body.files?.length) params.files = body.files.map((f) => f.name);
     const step = this.newStep(ask, role, body.action, redact(params, this.settings.secrets));
     if (extra.healed) step.healed = true;
     const started = ask.startedAt ?? Date.now();
     if (body.key) step.keys = [body.key];
+    const clock = new PhaseClock();
     return this.session.run(role, async (state) => {
+      clock.lap('queue');
+      warmBridgeOnLoad(state);
       const ctx = {
         actionTimeoutMs: this.settings.actionTimeoutMs,
         navigationTimeoutMs: this.settings.navigationTimeoutMs,
         describeWaitMs: this.settings.describeWaitMs,
         allowedSchemes: this.settings.allowedSchemes,
         listPageIds: () => this.session.pageIds(role),
+        ...(clock.on ? { lap: (phase: string) => clock.lap(phase) } : {}),
       };
+      let proof: { settle: () => Promise<LocatorRecord | null> } | null = null;
       try {
         let located: Located | undefined;
         if (body.target) {
           // One resolver for plans and REST descriptions: only an element that can take the action.
-          located = await locate(state, [body.target, ...(body.alternatives ?? [])], { action: actionKind(body.action), waitMs: body.waitMs ?? FIND_WAIT_MS, description: ask.part ?? ask.asked });
+          // Resolution, the locator's facts and its proof are Ariadne's probing, not the test's
+          // story: internal calls, left out of the trace and its DOM snapshots (quiet.ts).
+          located = await quietly(state.page, () => locate(state, [body.target!, ...(body.alternatives ?? [])], { action: actionKind(body.action), waitMs: body.waitMs ?? FIND_WAIT_MS, description: ask.part ?? ask.asked, code: false }));
           step.target = { ...(located.role ? { role: located.role } : {}), ...(located.name ? { name: located.name } : {}), ...(located.ref ? { ref: located.ref } : {}), rung: located.resolvedBy.replace(/^description:/, ''), why: located.why };
           if (located.group && body.action === 'fill') {
             // A split input (one box per character): type into its first box, key by key.
@@ -489,25 +548,33 @@ export class CaseTools {
             step.params = redact({ text: String(body.text) }, this.settings.secrets);
           }
           if (located.ref) body = { ...body, ref: located.ref };
+          clock.lap('resolve');
         }
+        let byRef: ResolvedTarget | undefined;
         if (body.ref) {
           step.ref = body.ref;
-          // Check the ref first (an unknown ref answers at once), then prove a locator
-          // for it while the element is still there.
-          await resolveRef(state, body.ref);
-          const loc = await verifiedLocator(state, body.ref);
-          if (loc) step.locator = loc;
+          // One round trip before the action: the ref resolves (an unknown ref answers at
+          // once) and the facts for its locator are gathered; the locator's proof is sent
+          // now and read after the action (locators.ts).
+          const ref = body.ref;
+          proof = await quietly(state.page, () => prepareVerifiedLocator(state, ref));
+          if (!['navigate', 'wait_for', 'handle_dialog'].includes(body.action)) byRef = { locator: state.page.locator(`aria-ref=${body.ref}`), ref: body.ref, resolvedBy: 'ref' };
+          clock.lap('locator');
         }
         // A cancel does not wait for a long action (a 20 s wait) to end: ending the
         // session afterwards stops it in the browser.
         const { target: _t, alternatives: _a, waitMs: _w, ...plain } = body;
-        const outcome = await this.raceAbort(performAction(state, { ...plain, snapshot: 'none' } as unknown as ActionBody, ctx, located && !located.ref ? located : undefined));
+        const outcome = await this.raceAbort(performAction(state, { ...plain, snapshot: 'none' } as unknown as ActionBody, ctx, located && !located.ref ? located : byRef));
+        const proven = proof ? await proof.settle() : null;
+        clock.lap('proof');
+        if (proven) step.locator = proven;
         if (!step.locator && located?.code) step.locator = { code: `page.${located.code}`, verified: true, strategy: located.resolvedBy, source: 'ladder' };
         if (outcome.target && !step.target && outcome.target.resolvedBy !== 'ref') {
           step.target = { ...(outcome.target.role ? { role: outcome.target.role } : {}), ...(outcome.target.name ? { name: outcome.target.name } : {}), ...(outcome.target.ref ? { ref: outcome.target.ref } : {}), rung: outcome.target.resolvedBy.replace(/^description:/, ''), why: outcome.target.why ?? '' };
         }
         // The step's stated effect, when it can be observed: the value is in the field.
-        const effect = await observeEffect(state, body, located?.locator ?? (body.ref ? state.page.locator(`aria-ref=${body.ref}`) : undefined));
+        const effect = await quietly(state.page, () => observeEffect(state, body, located?.locator ?? (body.ref ? state.page.locator(`aria-ref=${body.ref}`) : undefined)));
+        clock.lap('effect');
         if (effect) throw new AppError('effect_not_observed' as never, effect.message, effect.details);
         // A box the app re-rendered on change: find it again by the same words and read it.
         const res = outcome.result as { replaced?: boolean } | undefined;
@@ -524,11 +591,16 @@ export class CaseTools {
         }
         if (!step.locator && extra.locatorCode) step.locator = { code: extra.locatorCode, verified: true, strategy: 'recorded', source: 'none' };
         await this.finishStep(step, state, started);
+        clock.lap('record');
+        clock.done(step.action, step.asked);
         return { ok: true, step, outcome };
       } catch (err) {
         if (err instanceof CaseStop) throw err;
         step.status = 'failed';
         step.error = errorOf(err);
+        // A failed action still says which element it was aimed at.
+        if (!step.locator && proof) step.locator = (await proof.settle()) ?? undefined;
+        if (!step.locator) delete step.locator;
         await this.finishStep(step, state, started);
         return { ok: false, step, error: step.error };
       }
@@ -667,9 +739,9 @@ export class CaseTools {
       return { loc: locatorFromCode(state.page, locatorCode), record: { code: locatorCode, verified: true, strategy: 'recorded', source: 'none' } };
     }
     if (c.ref) {
-      const t = await resolveRef(state, c.ref);
-      const rec = await verifiedLocator(state, c.ref);
-      return { loc: t.locator, record: rec ?? undefined, ref: c.ref };
+      // Throws at once when the ref does not resolve; nothing acts here, so the proof is read now.
+      const rec = await (await prepareVerifiedLocator(state, c.ref)).settle();
+      return { loc: state.page.locator(`aria-ref=${c.ref}`), record: rec ?? undefined, ref: c.ref };
     }
     if (c.description) {
       const t = await resolveDescription(state, c.description, { waitMs: this.settings.describeWaitMs });
@@ -691,9 +763,12 @@ export class CaseTools {
   async find(role: string, specs: DescribedTarget[], action: TargetAction = 'any', waitMs = 0): Promise<{ ref: string; located: Located } | { error: StepError }> {
     this.checkpoint();
     this.checkRole(role);
+    const clock = new PhaseClock();
     return this.session.run(role, async (state) => {
       try {
-        const located = await locate(state, specs, { action, waitMs, description: specs[0]?.phrase ?? '' });
+        const located = await quietly(state.page, () => locate(state, specs, { action, waitMs, description: specs[0]?.phrase ?? '' }));
+        clock.lap('resolve');
+        clock.done('find', specs[0]?.phrase ?? '');
         if (!located.ref) return { error: { code: 'target_not_found', message: `"${specs[0]?.phrase}" resolved to an element without a snapshot ref.` } };
         return { ref: located.ref, located };
       } catch (err) {
@@ -737,17 +812,21 @@ export class CaseTools {
     }
     const step = this.newStep(ask, role, 'assert');
     const started = Date.now();
+    const clock = new PhaseClock();
     return this.session.run(role, async (state) => {
+      clock.lap('queue');
       const rec = newAssertion(role, check, ask);
       try {
         let loc: Locator | null = null;
         if (check.type.startsWith('element_')) {
-          const t = await this.checkTarget(state, check, ask.locatorCode);
+          const t = await quietly(state.page, () => this.checkTarget(state, check, ask.locatorCode));
           loc = t.loc;
           if (t.record) rec.locator = t.record;
           if (t.ref) step.ref = t.ref;
+          clock.lap('locator');
         }
         const out = await evaluateCheck(state.page, check, loc, this.settings.assertTimeoutMs, this.signal);
+        clock.lap('check');
         rec.passed = out.passed;
         if (out.actual !== undefined) rec.actual = out.actual;
         if (!check.type.startsWith('element_') || rec.locator) rec.expect = expectCode(check, rec.locator?.code);
@@ -756,7 +835,10 @@ export class CaseTools {
         rec.passed = false;
         rec.error = errorOf(err);
       }
-      return this.recordAssertion(step, rec, state, started);
+      const out = await this.recordAssertion(step, rec, state, started);
+      clock.lap('record');
+      clock.done('assert', step.asked);
+      return out;
     });
   }
 

@@ -61,6 +61,8 @@ export interface StepParams {
   /** handle_dialog: accept (true) or dismiss (false), and the prompt's answer. */
   accept?: boolean;
   promptText?: string;
+  /** upload: the names of the files put in the file input. */
+  files?: string[];
 }
 
 export interface StepRecord {
@@ -98,7 +100,27 @@ export interface StepRecord {
   healed?: boolean;
 }
 
-export type CaseStatus = 'passed' | 'failed' | 'skipped' | 'cancelled';
+/** flaky: failed, then passed when tried again (options.retries) — never reported as passed. */
+export type CaseStatus = 'passed' | 'flaky' | 'failed' | 'skipped' | 'cancelled';
+
+/**
+ * One try of a case that was retried. Every attempt is listed on the case, in order; the
+ * last one's steps and assertions are the case's own (`steps`, `assertions`), so only the
+ * earlier attempts carry theirs here.
+ */
+export interface CaseAttempt {
+  attempt: number;
+  status: CaseStatus;
+  summary: string;
+  startedAt: string;
+  durationMs: number;
+  error?: StepError;
+  trace?: string;
+  /** Earlier attempts only (the last attempt's are the case's). */
+  steps?: StepRecord[];
+  assertions?: AssertionRecord[];
+  missingAssertions?: { planStep: number; text: string }[];
+}
 
 export interface CaseUsage {
   turns: number;
@@ -123,6 +145,8 @@ export interface CaseReport {
   /** Replay: steps the planner redid because their locator no longer resolved. */
   healedSteps?: number[];
   error?: StepError;
+  /** Present when the case was tried more than once (options.retries): every attempt, in order. */
+  attempts?: CaseAttempt[];
 }
 
 export type RunStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled';
@@ -137,10 +161,12 @@ export interface RunReport {
   finishedAt?: string;
   durationMs: number;
   cases: CaseReport[];
-  totals: { cases: number; passed: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number };
+  /** passed excludes flaky cases (they passed only on a retry); both count as passing for the run's status. */
+  totals: { cases: number; passed: number; flaky: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number };
   usage: CaseUsage;
   replayOf?: string;
   error?: StepError;
+  /** The run's callbackUrl delivery, in short (every attempt is in GET /v1/runs/:id `deliveries`). */
   callback?: { url: string; attempts: number; delivered: boolean; status?: number; error?: string };
 }
 
@@ -153,10 +179,12 @@ export type RunEvent =
   | { type: 'step'; case: number; step: StepRecord }
   | { type: 'turn'; case: number; turn: number; inputTokens: number; outputTokens: number }
   | { type: 'case_finished'; case: number; status: CaseStatus; summary: string; durationMs: number }
+  /** A failed case is tried again in a fresh browser context (options.retries). */
+  | { type: 'case_retry'; case: number; attempt: number; reason: string }
   | { type: 'run_finished'; status: RunStatus; totals: RunReport['totals']; durationMs: number };
 
 export function emptyTotals(): RunReport['totals'] {
-  return { cases: 0, passed: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 };
+  return { cases: 0, passed: 0, flaky: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 };
 }
 
 export function computeTotals(cases: CaseReport[]): RunReport['totals'] {

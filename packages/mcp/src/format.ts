@@ -104,7 +104,7 @@ export function renderRun(run: any): string {
   const totals = report?.totals ?? report?.counts;
   if (totals) lines.push(`Totals: ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   for (const c of (report?.cases ?? []).slice(0, 30)) {
-    lines.push(`- ${c.status === 'passed' ? '✓' : c.status === 'failed' ? '✗' : '·'} ${c.name ?? c.id} (${c.status}${c.durationMs ? `, ${c.durationMs} ms` : ''})`);
+    lines.push(`- ${c.status === 'passed' || c.status === 'flaky' ? '✓' : c.status === 'failed' ? '✗' : '·'} ${c.name ?? c.id} (${c.status}${c.durationMs ? `, ${c.durationMs} ms` : ''})`);
     const bad = (c.steps ?? []).find((s: any) => s.status === 'failed' || s.error);
     if (bad) lines.push(`    failed at: ${clip(String(bad.text ?? bad.step ?? bad.action ?? ''), 200)} — ${clip(String(bad.error?.message ?? bad.error?.code ?? JSON.stringify(bad.error)), 400)}`);
     if (c.error && !bad) lines.push(`    error: ${clip(typeof c.error === 'string' ? c.error : c.error.message ?? JSON.stringify(c.error), 400)}`);

@@ -64,6 +64,7 @@ export const ERROR_STATUS = {
   invalid_signature: 401,
   signature_expired: 401,
   invalid_payload: 400,
+  invalid_schedule: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

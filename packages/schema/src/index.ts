@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './common.js';
 export * from './sessions.js';
 export * from './page.js';
+export * from './redact.js';

@@ -1,4 +1,4 @@
-import { parseTarget, type AriaRole, type DescribedTarget } from '@ariadne/page';
+import { landmarkRole, parseRowAction, parseTarget, rowVerbNames, type AriaRole, type DescribedTarget } from '@ariadne/page';
 import { isAssertionStep, type PlanCase, type PlanStep } from '../plan.js';
 import type { CheckSpec } from '../types.js';
 import { CaseStop, errorOf, FIND_WAIT_MS, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
@@ -25,9 +25,12 @@ export type Intent =
   | { kind: 'select'; target: TargetSpec; value: string | string[] }
   | { kind: 'press'; key: string; target?: TargetSpec }
   | { kind: 'add_item'; value: string }
+  | { kind: 'search'; value: string }
   | { kind: 'remove_item'; item: string; verb: string }
+  | { kind: 'row_action'; item: string; verb: string; specs: TargetSpec[]; words: string }
   | { kind: 'close_dialog' }
   | { kind: 'drag'; from: string; to: string }
+  | { kind: 'upload'; files: string[]; target: TargetSpec }
   | { kind: 'wait_text'; text: string }
   | { kind: 'wait_gone'; text: string }
   | { kind: 'wait_time'; ms: number }
@@ -49,7 +52,7 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
 const KEYS = new Set(['enter', 'return', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
 const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', return: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
@@ -71,7 +74,7 @@ export { parseTarget };
 
 // --- Compound steps -------------------------------------------------------------------
 
-const VERBS = 'click|tap|press|hit|type|enter|input|write|fill|select|choose|pick|check|uncheck|tick|untick|toggle|submit|verify|confirm|assert|ensure|expect|wait|go|navigate|open|close|mark|clear|hover|focus|expand|collapse|scroll|add|remove|delete|switch|reload|refresh|accept|dismiss|drag|upload|log|sign|make sure|double-click|complete';
+const VERBS = 'click|tap|press|hit|type|enter|input|write|fill|select|choose|pick|check|uncheck|tick|untick|toggle|submit|verify|confirm|assert|ensure|expect|wait|go|navigate|open|close|mark|clear|hover|focus|expand|collapse|scroll|add|remove|delete|switch|reload|refresh|accept|dismiss|drag|upload|attach|log|sign|make sure|double-click|complete';
 const SPLIT = new RegExp(String.raw`\s*,?\s+and\s+then\s+|\s*,\s*then\s+|\s+then\s+(?=(?:${VERBS})\b)|\s*;\s*|\s*,?\s+and\s+(?=(?:${VERBS})\b)|\s*,\s+(?=(?:${VERBS})\b)`, 'i');
 
 /** Split a step into its parts, outside quotes: "X and press Enter", "X, then Y". */
@@ -156,9 +159,50 @@ function valueWithModifiers(raw: string): string {
   return /upper|capital|caps/i.test(m[2]) ? v.toUpperCase() : v.toLowerCase();
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** "May 20, 2024" / "20 May 2024" → "05/20/2024" (the form date fields and their checks read); else null. */
+export function monthNameDate(raw: string): string | null {
+  const s = unquote(raw);
+  let m = /^([A-Za-z]{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(s);
+  let month = m ? m[1] : '', day = m ? m[2] : '', year = m ? m[3] : '';
+  if (!m && (m = /^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,})\.?,?\s+(\d{4})$/.exec(s))) [day, month, year] = [m[1], m[2], m[3]];
+  if (!m) return null;
+  const i = MONTHS.indexOf(month.slice(0, 3).toLowerCase());
+  if (i < 0 || Number(day) < 1 || Number(day) > 31) return null;
+  return `${String(i + 1).padStart(2, '0')}/${day.padStart(2, '0')}/${year}`;
+}
+
+const FILE_NAME = /^[^\s/\\]+\.[A-Za-z0-9]{1,5}$/;
+
 /** A list "A, B and C" → [A, B, C]. */
 function listOf(raw: string): string[] {
   return raw.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map((x) => unquote(x)).filter(Boolean);
+}
+
+/** A small valid file of the name's type (PDF, PNG, text) for a plan that names a file to upload. */
+export function standInFile(name: string): { name: string; mimeType: string; contentBase64: string } {
+  const ext = (/\.([A-Za-z0-9]+)$/.exec(name)?.[1] ?? '').toLowerCase();
+  const text = (t: string, mimeType: string) => ({ name, mimeType, contentBase64: Buffer.from(t).toString('base64') });
+  switch (ext) {
+    case 'pdf': return text('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'application/pdf');
+    case 'png': return { name, mimeType: 'image/png', contentBase64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' };
+    case 'csv': return text('name,value\nexample,1\n', 'text/csv');
+    case 'json': return text('{"example":true}\n', 'application/json');
+    case 'txt': case 'md': case 'log': return text(`stand-in file ${name}\n`, 'text/plain');
+    default: return text(`stand-in file ${name}\n`, 'application/octet-stream');
+  }
+}
+
+const FILTER_SYNONYMS: string[][] = [['completed', 'complete', 'done', 'finished'], ['active', 'open', 'remaining', 'pending', 'to do', 'todo'], ['all', 'everything', 'any']];
+
+/** The filter control named by the word, or by a word people use for it ("done" → Completed). */
+function filterTargets(word: string): { target: TargetSpec; alternatives: TargetSpec[] } {
+  const w = word.trim();
+  const group = FILTER_SYNONYMS.find((g) => g.includes(w.toLowerCase()));
+  const names = [w, ...(group ?? []).filter((x) => x !== w.toLowerCase())].map((x) => x[0].toUpperCase() + x.slice(1));
+  const specs = names.map((phrase): TargetSpec => ({ phrase, role: null, strict: true }));
+  return { target: specs[0], alternatives: specs.slice(1) };
 }
 
 // --- One sentence → one intent ---------------------------------------------------------
@@ -170,8 +214,10 @@ export function interpret(step: string): Intent {
   const lead = /^(?:for|in|on|within|inside)\s+(?:the\s+)?(?:user|item|row|card|product|post|entry|section)?\s*(.+?),\s*(.+)$/i.exec(s);
   if (lead && !isAssertionStep(s)) {
     const inner = interpret(lead[2]);
-    const scope = unquote(lead[1]);
-    if ('target' in inner && inner.target && !inner.target.scope && !inner.target.landmark) return { ...inner, target: { ...inner.target, scope } } as Intent;
+    // "In the main navigation, ...": a landmark; "In the Advanced section, ...": the section's name.
+    const landmark = landmarkRole(lead[1].replace(/\s+(?:bar|area|region)$/i, ''));
+    const scope = unquote(lead[1].replace(/\s+(?:section|panel|card|row|item|tab|menu|area|box|group|form|column)$/i, '').replace(/^(?:for|of|with|by)\s+(?:the\s+)?(?:user\s+)?/i, ''));
+    if ('target' in inner && inner.target && !inner.target.scope && !inner.target.landmark) return { ...inner, target: landmark ? { ...inner.target, landmark } : { ...inner.target, scope } } as Intent;
   }
   // "Enter Ann as the first name, Lee as the last name and ann@x.io as the email": one fill per field.
   const multi = /^(enter|type|input|fill in|set)\s+/i.exec(s);
@@ -207,10 +253,15 @@ function interpretOne(step: string): Intent {
     return { kind: 'dialog', accept: /^accept$/i.test(m[1]), ...(m[2] ? { promptText: unquote(m[2]) } : {}) };
   }
   if (/^close\s+(?:the\s+)?(?:dialog|modal|pop-?up|alert)$/i.test(s)) return { kind: 'close_dialog' };
+  // "Dismiss the newsletter dialog", "Close the cookie popup": the open modal's close control.
+  if (/^(?:close|dismiss)\s+(?:the\s+)?[\w -]+?\s+(?:dialog|modal|pop-?up|popup window)$/i.test(s)) return { kind: 'close_dialog' };
   if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   if ((m = /^(?:go to|open|navigate to|visit|load|browse to)\s+(.+)$/i.exec(s))) {
     const arg = unquote(m[1].replace(/^the\s+(?:url|page|address)\s+/i, ''));
     if (/^(https?:\/\/|\/|\.\.?\/)|^[\w.-]+\.(html?|php|aspx?)\b|^about:blank$/i.test(arg)) return { kind: 'navigate', url: arg };
+    // "Open the Actions menu", "Open the Advanced section": the control that opens it.
+    const route = /^(?:the\s+)?(.+?)\s+(menu|drop-?down|submenu|section|panel|accordion|drawer|tab)$/i.exec(m[1]);
+    if (route && !/^(?:the|a|an|main|navigation|side|hamburger|nav|site|user|account)$/i.test(route[1])) return { kind: 'click', target: { ...parseTarget(route[1]), ...(/^tab$/i.test(route[2]) ? { role: 'tab' as AriaRole } : {}) }, ...(waitMs ? { waitMs } : {}) };
     // "Open the cart", "Open the Settings menu": a link or button to follow.
     return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
   }
@@ -223,6 +274,12 @@ function interpretOne(step: string): Intent {
   // "Add a todo "Buy milk"", "Add Buy milk to the list": type it into the list's input.
   if ((m = /^add\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:(?:todo|to-do|task|item|entry|note|row)s?\s*(?:called|named|:)?\s+)?(.+?)(?:\s+(?:to|in|into)\s+(?:the\s+|my\s+)?(?:list|todos?|to-do list|todo list|tasks?|items?))?$/i.exec(s))) {
     return { kind: 'add_item', value: unquote(m[1]) };
+  }
+  // "Search for lamp", "Search the catalog for "desk lamp"": type it into the search box and submit it.
+  if ((m = /^search\s+(?:(?:the|this|our|my)\s+[\w -]+?\s+for|for)\s+(.+)$/i.exec(s)) || (m = /^search\s+(?!(?:the|for|in|on)\b)(.+)$/i.exec(s))) {
+    const v = m[1].replace(/\s+(?:in|using|with)\s+(?:the\s+)?(?:search\s*(?:box|field|bar|input)|searchbox)$/i, '');
+    if (!isQuoted(v) && /\s+(?:in|on|inside|within|from|using)\s+(?:the|a|an|my)\s+/i.test(v)) return { kind: 'unknown', reason: `a search is typed into the page's search box; "${v}" names another place` };
+    return { kind: 'search', value: valueWithModifiers(v) };
   }
   if ((m = /^wait\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)$/i.exec(s)) || (m = /^wait\s+for\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)$/i.exec(s))) {
     const n = Number(m[1]);
@@ -241,16 +298,50 @@ function interpretOne(step: string): Intent {
     if (known && n === 1) return { kind: 'press', key: k, ...(m[3] ? { target: parseTarget(m[3]) } : {}) };
     if (known && n > 1 && n <= 20) return { kind: 'sequence', parts: Array.from({ length: n }, (_, i) => ({ text: `press ${k} (${i + 1} of ${n})`, intent: { kind: 'press' as const, key: k, ...(m![3] ? { target: parseTarget(m![3]) } : {}) } })) };
   }
-  if ((m = /^drag\s+(.+?)\s+(?:to|onto|into|over)\s+(.+)$/i.exec(s))) return { kind: 'drag', from: unquote(m[1]), to: unquote(m[2]) };
+  // "Upload report.pdf to the Attachment field", "Attach file notes.txt", "Attach a.png and b.png as the photos".
+  if ((m = /^(?:upload|attach)\s+(?:the\s+)?(?:files?\s+)?(.+?)(?:\s+(?:to|into|in|on|as|for|using|via)\s+(?:the\s+|my\s+|a\s+)?(.+))?$/i.exec(s))) {
+    const files = listOf(m[1]);
+    if (!files.every((f) => FILE_NAME.test(f))) return { kind: 'unknown', reason: 'an upload names the file to send, e.g. "Upload report.pdf to Attachment"' };
+    // "the Attachment field": the name of the file input, never a text box.
+    const target = m[2] ? { ...parseTarget(m[2].replace(/\s+(?:field|input|box|control|uploader|upload|area|drop ?zone)$/i, '')), role: null } : { phrase: '', role: null };
+    return { kind: 'upload', files, target };
+  }
+  // "Drag the Volume slider to 80", "Slide Volume to 30": the slider takes the value.
+  if ((m = /^(?:drag|move|slide|set)\s+(?:the\s+)?(.+?)(?:\s+slider)\s+(?:to|at)\s+(-?\d+(?:\.\d+)?)\s*%?$/i.exec(s)) || (m = /^slide\s+(?:the\s+)?(.+?)\s+to\s+(-?\d+(?:\.\d+)?)\s*%?$/i.exec(s))) {
+    return { kind: 'fill', value: m[2], target: { ...parseTarget(m[1]), role: 'slider' } };
+  }
+  if ((m = /^(?:drag|move)\s+(?:and\s+drop\s+)?(.+?)\s+(?:to|onto|into|over)\s+(.+)$/i.exec(s))) return { kind: 'drag', from: unquote(m[1]), to: unquote(m[2]) };
   // "Mark Buy milk as done", "Mark "Walk the dog" as not done", "Complete Buy milk".
   if ((m = /^mark\s+(.+?)\s+as\s+(not\s+done|undone|incomplete|not\s+completed?|active|unfinished|open|to\s?do)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^mark\s+(.+?)\s+(?:as\s+)?(done|completed?|finished|read|complete)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:complete|finish)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:toggle)\s+(.+)$/i.exec(s))) return { kind: 'toggle', target: parseTarget(m[1]) };
+  // A list's filter or sort ("Show only active todos", "Filter by Completed", "Switch to the Done
+  // filter", "Sort by Oldest"): the control whose whole name is the word (a link, button, tab),
+  // with the usual synonyms; never prose that mentions it.
+  if ((m = /^(?:show|view|display|list)\s+(?:me\s+)?(?:only\s+)?(?:the\s+)?(all|active|completed?|done|finished|open|closed|remaining|pending|archived|unread|read|starred|[\p{L}-]+)\s+(?:todos?|to-dos?|items?|tasks?|entries|orders|messages|emails|issues|tickets|notes|posts|results)(?:\s+only)?$/iu.exec(s))
+    || (m = /^filter\s+(?:the\s+[\w -]+?\s+)?(?:by|to|on)\s+(?:the\s+)?(.+?)(?:\s+(?:filter|status|items?|todos?|tasks?))?$/i.exec(s))
+    || (m = /^(?:switch|change|go)\s+to\s+(?:the\s+)?(.+?)\s+(?:filter|view)$/i.exec(s))) {
+    return { kind: 'click', ...filterTargets(unquote(m[1])) };
+  }
+  if ((m = /^(?:sort|order)\s+(?:the\s+[\w -]+?\s+)?by\s+(?:the\s+)?(.+)$/i.exec(s))) {
+    const w = unquote(m[1]);
+    const specs: TargetSpec[] = [{ phrase: w, role: null, strict: true }, { phrase: `Sort by ${w}`, role: null, strict: true }, { phrase: w, role: 'option' }];
+    return { kind: 'click', target: specs[0], alternatives: specs.slice(1) };
+  }
   // "Switch to the Billing tab".
   if ((m = /^(?:switch|go|change)\s+to\s+(?:the\s+)?(.+?)\s+tab$/i.exec(s))) return { kind: 'click', target: { ...parseTarget(m[1]), role: 'tab' } };
   // "Expand the Advanced section", "Collapse FAQ".
-  if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion|folder|node|tree ?item|branch))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Choose Export from the File menu": a menu item, with the menu as the route to it.
+  if ((m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|on)\s+(?:the\s+)?(.+?\s+(?:menu|submenu|context menu))$/i.exec(s))) {
+    const path = m[1].split(/\s*(?:>|→|›)\s*/).filter(Boolean);
+    return { kind: 'click', target: { ...parseTarget(path[path.length - 1]), scope: path.length > 1 ? path[path.length - 2] : unquote(m[2]) } };
+  }
+  // "Pick May 20, 2024 as the end date": a date typed into its field, never a list choice.
+  if ((m = /^(?:pick|choose|select|set|enter|use)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s)) && monthNameDate(m[1])) {
+    return { kind: 'fill', value: monthNameDate(m[1])!, target: parseTarget(m[2], 'textbox') };
+  }
   // "Choose Canada as the country": a choice, never text left in a field.
   if ((m = /^(?:pick|choose|select)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) {
     const values = listOf(m[1]);
@@ -267,6 +358,10 @@ function interpretOne(step: string): Intent {
     const values = listOf(m[1]);
     return { kind: 'select', value: values.length > 1 ? values : unquote(m[1]), target: parseTarget(m[2], 'combobox') };
   }
+  // "Type abc-123 in upper case into Gift card code": the modifier sits between value and field.
+  if ((m = /^(?:type|enter|input|write|put)\s+(.+?)\s+(in\s+(?:upper ?case|uppercase|capitals|capital letters|all caps|lower ?case|lowercase))\s+(?:into|in|in to|on)\s+(.+)$/i.exec(s))) {
+    return { kind: 'fill', value: valueWithModifiers(`${m[1]} ${m[2]}`), target: parseTarget(m[3], 'textbox') };
+  }
   if ((m = /^(?:type|enter|input|write|put)\s+(.+?)\s+(?:into|in|in to|on)\s+(.+)$/i.exec(s))) {
     // "Type hello into X in upper case"
     const mod = /^(.+?)\s+(in\s+(?:upper ?case|uppercase|capitals|capital letters|all caps|lower ?case|lowercase))$/i.exec(m[2]);
@@ -280,10 +375,26 @@ function interpretOne(step: string): Intent {
     if (/\b(?:field|input|box|textbox|text box|search|textarea)\s*$/i.test(m[1])) return { kind: 'fill', value: '', target: parseTarget(m[1], 'textbox') };
     return { kind: 'click', target: { phrase: `Clear ${unquote(m[1].replace(/^the\s+/i, ''))}`, role: null } };
   }
+  // "Remove the completed todos", "Delete all completed items": the list's Clear completed control.
+  if ((m = /^(?:remove|delete|clear)\s+(?:all\s+)?(?:the\s+)?(?:completed|done|finished)(?:\s+(?:todos?|to-dos?|tasks?|items?|entries))?$/i.exec(s))) {
+    return { kind: 'click', target: { phrase: 'Clear completed', role: null }, alternatives: [{ phrase: 'Delete completed', role: null }, { phrase: 'Remove completed', role: null }] };
+  }
   // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
-  if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?))?$/i.exec(s))) {
-    const item = m[2].replace(/\s+(?:item|row|entry|todo|task)$/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
+  if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?|inbox))?$/i.exec(s)) && !/^(?:the\s+)?(?:button|btn|link|icon)\b/i.test(m[2])) {
+    const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
     return { kind: 'remove_item', item: unquote(item), verb: m[1] };
+  }
+  // "Archive Invoice 12", "Edit the Invoice 12 row", "Like Ben Ode's post": the control named by
+  // the verb inside the row that shows exactly that text — never another row, never the row's name.
+  const row = parseRowAction(s);
+  if (row) return { kind: 'row_action', item: row.item, verb: row.verb, specs: row.specs, words: s };
+  // "Accept all cookies", "Accept only necessary cookies": the consent button, named with or
+  // without the verb and the noun ("Accept all", "Only necessary"); never a checkbox.
+  if ((m = /^(accept|allow|reject|decline|deny|refuse)\s+(?:the\s+)?(.+?)\s+cookies$/i.exec(s))) {
+    const verb = m[1][0].toUpperCase() + m[1].slice(1).toLowerCase();
+    const names = [`${verb} ${m[2]} cookies`, `${verb} ${m[2]}`, ...(m[2].trim().split(/\s+/).length > 1 ? [m[2][0].toUpperCase() + m[2].slice(1)] : [])];
+    const specs = names.map((phrase): TargetSpec => ({ phrase, role: 'button' }));
+    return { kind: 'click', target: specs[0], alternatives: specs.slice(1) };
   }
   if ((m = /^(?:uncheck|untick|deselect|clear the checkbox)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:check|tick|accept)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
@@ -428,18 +539,40 @@ export class RulesPlanner implements Planner {
         if (addBtn) return act({ action: 'click', ref: addBtn }, { ...ask, part: 'click Add', startedAt: Date.now() });
         return act({ action: 'press', key: 'Enter', ref: r.step.ref }, { ...ask, part: 'press Enter', startedAt: Date.now() });
       }
+      case 'search': {
+        // The search box (a searchbox, a field named or placed for search), the value, then its
+        // submit: a search button next to it if there is one, else Enter. Both parts reported.
+        const specs: TargetSpec[] = [
+          { phrase: 'search', role: 'searchbox' }, { phrase: 'search', role: 'textbox' },
+          { phrase: '', role: 'searchbox' }, { phrase: '', role: 'textbox', landmark: 'search' },
+        ];
+        const r = await tools.act(role, { action: 'fill', value: intent.value, target: specs[0], alternatives: specs.slice(1) }, { ...ask, part: ask.part ?? `type "${intent.value}" into the search box` });
+        if (!r.ok) return false;
+        return act({ action: 'press', key: 'Enter', ref: r.step.ref }, { ...ask, part: 'press Enter', startedAt: Date.now() });
+      }
       case 'remove_item': {
         // Hover the item first: delete buttons are often revealed on hover.
         const item: TargetSpec = { phrase: intent.item, role: null };
         const hovered = await tools.act(role, { action: 'hover', target: item }, { ...ask, part: ask.part ?? `hover "${intent.item}"` });
         if (!hovered.ok) return false;
         const verb = intent.verb[0].toUpperCase() + intent.verb.slice(1).toLowerCase();
-        const names = [verb, 'Delete', 'Remove', 'Destroy', 'Trash', '×', '✕', '✖', 'x'];
-        const specs: TargetSpec[] = [...names.map((phrase) => ({ phrase, role: 'button' as AriaRole, scope: intent.item })), { phrase: '', role: 'button', scope: intent.item }];
+        const names = [...new Set([verb, ...rowVerbNames('delete'), '×', '✕', '✖', 'x'])];
+        // An icon-only button (no word name) counts as the row's delete control only when it is
+        // the only such button in the row: a named Edit or Archive never stands for Delete.
+        const specs: TargetSpec[] = [...names.map((phrase) => ({ phrase, role: 'button' as AriaRole, scope: intent.item })), { phrase: '', role: 'button' as AriaRole, scope: intent.item, unnamed: true }];
         return act({ action: 'click', target: specs[0], alternatives: specs.slice(1) }, { ...ask, part: `click the ${verb.toLowerCase()} control of "${intent.item}"`, startedAt: Date.now() });
+      }
+      case 'row_action': {
+        // Hover-only controls are revealed by hovering the row that shows exactly the item. An
+        // element named by the whole words ("Share report") still counts, by its exact name only.
+        const whole: TargetSpec = { phrase: unquote(intent.words), role: null, strict: true };
+        return act({ action: 'click', target: intent.specs[0], alternatives: [...intent.specs.slice(1), whole] }, { ...ask, part: ask.part ?? `click the ${intent.verb} control in the row "${intent.item}"` });
       }
       case 'drag':
         return act({ action: 'drag', description: intent.from, targetDescription: intent.to });
+      case 'upload':
+        // The plan names files it does not carry: a small stand-in of each name and type.
+        return act({ action: 'upload', target: intent.target, files: intent.files.map(standInFile) } as FlowAction);
       case 'login': {
         const user = { phrase: 'user', role: 'textbox' as AriaRole };
         if (!(await act({ action: 'fill', value: intent.user, target: user, alternatives: [{ phrase: 'email', role: 'textbox' }, { phrase: 'login', role: 'textbox' }] }))) return false;

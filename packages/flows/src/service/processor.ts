@@ -3,16 +3,17 @@ import { WaitingError, type Job } from 'bullmq';
 import type { SessionManager } from '@ariadne/pool';
 import { isAppError, type RoleSpec } from '@ariadne/schema';
 import { parsePlan } from '../plan.js';
-import { runFlow, liveFlowSession } from '../loop.js';
+import { runFlow, liveFlowSession, type CaseStart } from '../loop.js';
 import { DiskArtifacts } from '../artifacts.js';
 import { errorOf, scrubSecrets, secretVariables, type FlowSettings } from '../tools.js';
 import type { FlowMail } from '../mail.js';
 import { ReplayPlanner } from '../planners/replay.js';
 import { AppError } from '@ariadne/schema';
 import type { Planner } from '../planners/planner.js';
-import type { RunEvent, RunReport } from '../types.js';
-import { TERMINAL, type RunRecord, type RunStore } from './run-store.js';
-import { egressDenial, type FetchLike } from '@ariadne/egress';
+import { emptyTotals, type RunEvent, type RunReport } from '../types.js';
+import { runSecretsAad, TERMINAL, type RunRecord, type RunStore, type SecretsBox } from './run-store.js';
+import type { FetchLike } from '@ariadne/egress';
+import { PhaseClock } from '../timing.js';
 
 // The BullMQ processor of the "runs" queue. It runs inside a server process (the
 // worker host is inline there), so each run leases its contexts from that node's pool
@@ -43,12 +44,20 @@ export interface RunProcessorDeps {
   fetch?: FetchLike;
   /** True once this node is shutting down (its browsers may be closed under a run). */
   shuttingDown?: () => boolean;
+  /** Opens runs' sealed secret variables (absent: no SECRETS_KEY, such runs end in error). */
+  secretsBox?: SecretsBox | null;
+  /**
+   * What is told outside about a run (packages/suites notify): its start (GitHub
+   * "pending"), its callbackUrl (signed, retried, answered with a summary for the report)
+   * and its end (a suite's notifications once all its runs are done). Never fatal.
+   */
+  notify?: RunNotifier;
 }
 
-/** Did the run fail because its browser went away (not because of the page)? */
-function lostItsBrowser(report: RunReport): boolean {
-  const codes = [report.error?.code, ...report.cases.flatMap((c) => [c.error?.code, ...c.steps.map((s) => s.error?.code)])];
-  return codes.some((c) => typeof c === 'string' && /^session_(crashed|closed|expired|lost)$/.test(c));
+export interface RunNotifier {
+  started(rec: RunRecord): void;
+  callback(rec: RunRecord, report: RunReport): Promise<RunReport['callback']>;
+  finished(rec: RunRecord): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -71,51 +80,41 @@ export function settingsFor(base: FlowSettings, rec: RunRecord): FlowSettings {
   };
 }
 
-/** POST the final report to the run's callbackUrl: a few tries, recorded, never fatal. */
-export async function deliverCallback(url: string, report: RunReport, attempts = 3, fetchFn: FetchLike = fetch): Promise<NonNullable<RunReport['callback']>> {
-  let last: { status?: number; error?: string } = {};
-  for (let i = 1; i <= attempts; i++) {
-    try {
-      // The timeout covers the whole exchange, body included: a callback never hangs a run.
-      const res = await fetchFn(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'ariadne-runs' },
-        body: JSON.stringify(report),
-        signal: AbortSignal.timeout(5000),
-        redirect: 'manual',
-      });
-      await res.arrayBuffer().catch(() => {});
-      if (res.status >= 200 && res.status < 300) return { url, attempts: i, delivered: true, status: res.status };
-      last = { status: res.status, error: `HTTP ${res.status}` };
-    } catch (err) {
-      const denied = egressDenial(err);
-      // A refusal by the egress policy does not change on retry.
-      if (denied) return { url, attempts: i, delivered: false, error: `egress_denied: ${denied.message}` };
-      last = { error: (err as Error).name === 'TimeoutError' ? 'timeout (5 s)' : (err as Error).message };
-    }
-    if (i < attempts) await sleep(300 * 2 ** (i - 1));
-  }
-  return { url, attempts, delivered: false, ...last };
-}
-
 export function createRunProcessor(d: RunProcessorDeps) {
   return async (job: Job<RunJobData>, token?: string): Promise<{ status: string }> => {
     const id = job.data.runId;
+    const clock = new PhaseClock();
     const rec = await d.store.get(id);
     // Deleted, expired, or cancelled while it waited: nothing to do.
     if (!rec || TERMINAL.includes(rec.status)) return { status: rec?.status ?? 'gone' };
     const attempt = rec.attempts + 1;
-    await d.store.update(id, (r) => {
+    const startedRec = await d.store.update(id, (r) => {
       r.status = 'running';
       r.startedAt = new Date().toISOString();
       r.node = d.nodeId;
       r.attempts = attempt;
     });
+    if (startedRec) {
+      try {
+        d.notify?.started(startedRec);
+      } catch { /* never fatal */ }
+    }
     let partial: RunReport | null = null;
     let lastSave = 0;
     const saves: Promise<unknown>[] = [];
+    // Sealed secrets are opened here, in memory only: the record keeps them sealed.
+    let variables = rec.request.variables;
+    let unsealError: AppError | null = null;
+    if (rec.request.sealedSecrets) {
+      try {
+        if (!d.secretsBox) throw new Error('no SECRETS_KEY');
+        variables = { ...variables, ...d.secretsBox.open(rec.request.sealedSecrets, runSecretsAad(rec.tenant)) };
+      } catch {
+        unsealError = new AppError('secrets_key_missing', 'The run\'s secrets do not open with this node\'s SECRETS_KEY (unset, or changed since the run was queued).', { setting: 'SECRETS_KEY' });
+      }
+    }
     // Secret values never reach Redis: events and reports are stored with {{NAME}} instead.
-    const secretValues = secretVariables(rec.request.variables, rec.request.secretNames);
+    const secretValues = secretVariables(variables, rec.request.secretNames);
     const emit = (e: RunEvent) => {
       saves.push(d.store.appendEvent(id, scrubSecrets(e, secretValues)).catch(() => {}));
       // Keep a partial report in the record, so a run cut short still shows its steps.
@@ -150,7 +149,8 @@ export function createRunProcessor(d: RunProcessorDeps) {
     d.sessions.on('session-ended', onEnded);
     let report: RunReport;
     try {
-      const plan = parsePlan(rec.request.plan, { variables: rec.request.variables });
+      if (unsealError) throw unsealError;
+      const plan = parsePlan(rec.request.plan, { variables });
       const specs: RoleSpec[] = plan.roles.map((name) => rec.request.roles?.find((r) => r.name === name) ?? { name });
       const secret = await d.store.secret(id);
       let planner = await d.planners(rec, secret, () => { throw new Error('no planner'); });
@@ -158,23 +158,37 @@ export function createRunProcessor(d: RunProcessorDeps) {
         // Replay: the recorded actions first, the planner only for steps that no longer resolve.
         const original = await d.store.get(rec.request.replayOf);
         if (!original?.report) throw new AppError('run_not_found', `Run ${rec.request.replayOf} (replayed) has no report any more.`, { runId: rec.request.replayOf });
-        planner = new ReplayPlanner(original.report, planner, rec.request.variables ?? {});
+        planner = new ReplayPlanner(original.report, planner, variables ?? {});
       }
       // Wait for capacity like a queued session would, but not forever.
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        try {
-          const s = await d.sessions.create(rec.tenant, { roles: specs, metadata: { runId: id } } as never);
-          sessionId = s.id;
-          break;
-        } catch (err) {
-          if (!isAppError(err) || err.code !== 'capacity_exhausted' || Date.now() > deadline || abort.signal.aborted) throw err;
-          await sleep(500);
+      const newSession = async (roles: RoleSpec[]) => {
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          try {
+            return (await d.sessions.create(rec.tenant, { roles, metadata: { runId: id } } as never)).id;
+          } catch (err) {
+            if (!isAppError(err) || err.code !== 'capacity_exhausted' || Date.now() > deadline || abort.signal.aborted) throw err;
+            await sleep(500);
+          }
         }
-      }
+      };
+      clock.lap('setup');
+      sessionId = await newSession(specs);
       const live = await d.sessions.use(rec.tenant, sessionId);
       liveSession = live;
-      const settings = { ...settingsFor(d.settings, rec), secrets: secretVariables(rec.request.variables, rec.request.secretNames), mail: d.mail?.(rec.tenant) ?? null, ...(d.fetch ? { outboundFetch: d.fetch } : {}) };
+      clock.lap('lease');
+      // A retry runs in new contexts that start from what each role had when the case began.
+      const freshSession = async (start: CaseStart) => {
+        const old = sessionId;
+        const id2 = await newSession(specs.map((sp) => (start[sp.name]?.storageState ? { ...sp, storageState: start[sp.name].storageState } : sp) as RoleSpec));
+        sessionId = id2;
+        const next = await d.sessions.use(rec.tenant, id2);
+        liveSession = next;
+        if (old) await d.sessions.end(old, 'closed', 'case_retry').catch(() => {});
+        return liveFlowSession(next);
+      };
+      const retries = rec.request.options?.retries ?? 0;
+      const settings = { ...settingsFor(d.settings, rec), secrets: secretValues, mail: d.mail?.(rec.tenant) ?? null, ...(d.fetch ? { outboundFetch: d.fetch } : {}) };
       // runFlow fills this report as it goes; emit() snapshots it.
       const runPromise = runFlow({
         runId: id,
@@ -188,13 +202,15 @@ export function createRunProcessor(d: RunProcessorDeps) {
         artifacts: new DiskArtifacts(path.join(d.runsDir, id)),
         ...(rec.request.replayOf ? { replayOf: rec.request.replayOf } : {}),
         onReport: (r) => { partial = r; },
+        ...(retries > 0 ? { retries, freshSession } : {}),
       });
       report = await runPromise;
+      clock.lap('flow');
     } catch (err) {
       const e = errorOf(err);
       report = partial ?? {
         runId: id, url: rec.request.url, planner: rec.request.planner, status: 'error', startedAt: new Date().toISOString(),
-        durationMs: 0, cases: [], totals: { cases: 0, passed: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 },
+        durationMs: 0, cases: [], totals: emptyTotals(),
         usage: { turns: 0, inputTokens: 0, outputTokens: 0 },
       };
       report.status = abort.signal.aborted ? 'cancelled' : 'error';
@@ -205,11 +221,16 @@ export function createRunProcessor(d: RunProcessorDeps) {
       clearInterval(poll);
       d.sessions.off('session-ended', onEnded);
       if (sessionId) await d.sessions.end(sessionId, 'closed', 'run_finished').catch(() => {});
+      clock.lap('release');
     }
     report = scrubSecrets(report, secretValues);
     // (The session knows it was ended before the event about it goes out.)
     const endedByShutdown = cutByShutdown || (liveSession as { ended: { reason: string } | null } | null)?.ended?.reason === 'server_shutdown';
-    if (endedByShutdown || (d.shuttingDown?.() && report.status !== 'passed' && lostItsBrowser(report))) {
+    // While this node shuts down, any run that did not pass may have failed because of it (its
+    // start page aborted as the contexts closed, a step lost its page): hand it back rather than
+    // report a failure the deploy did not cause. A run that really fails fails again elsewhere.
+    const cutWhileStopping = d.shuttingDown?.() === true && report.status !== 'passed' && report.status !== 'cancelled';
+    if (endedByShutdown || cutWhileStopping) {
       // Cut short by this node's shutdown: keep the partial report, leave the run to be
       // resumed elsewhere (the job's lock lapses and another worker takes it over).
       await Promise.all(saves);
@@ -224,14 +245,20 @@ export function createRunProcessor(d: RunProcessorDeps) {
       }
       return { status: 'interrupted' };
     }
-    if (rec.request.callbackUrl) report.callback = await deliverCallback(rec.request.callbackUrl, report, 3, d.fetch);
+    if (rec.request.callbackUrl && d.notify) {
+      const summary = await d.notify.callback(rec, report).catch(() => undefined);
+      if (summary) report.callback = summary;
+    }
     await Promise.all(saves);
-    await d.store.update(id, (r) => {
+    const finished = await d.store.update(id, (r) => {
       r.status = report.status;
       r.report = report;
       r.finishedAt = report.finishedAt ?? new Date().toISOString();
       if (report.error) r.error = report.error;
     });
+    if (finished && d.notify) await d.notify.finished(finished).catch((err) => d.logger?.warn({ runId: id, err: (err as Error).message }, 'run notifications failed'));
+    clock.lap('store');
+    clock.done('run', id);
     return { status: report.status };
   };
 }
@@ -248,5 +275,5 @@ export async function markRunFailed(store: RunStore, id: string, reason: string)
       r.report.error = r.error;
     }
   });
-  await store.appendEvent(id, { type: 'run_finished', status: 'error', totals: (await store.get(id))?.report?.totals ?? { cases: 0, passed: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 }, durationMs: 0 }).catch(() => {});
+  await store.appendEvent(id, { type: 'run_finished', status: 'error', totals: (await store.get(id))?.report?.totals ?? emptyTotals(), durationMs: 0 }).catch(() => {});
 }

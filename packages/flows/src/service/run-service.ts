@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUES } from '@ariadne/cluster';
 import { AppError, type RoleSpec } from '@ariadne/schema';
 import { checkNavigationUrl } from '@ariadne/page';
 import { parsePlan } from '../plan.js';
-import type { RunStatus } from '../types.js';
-import { TERMINAL, type RunOptions, type RunRecord, type RunStore } from './run-store.js';
+import { emptyTotals, type RunStatus } from '../types.js';
+import { MAX_RETRIES, runSecretsAad, TERMINAL, type DeliveryRecord, type RunOptions, type RunRecord, type RunStore, type SecretsBox } from './run-store.js';
 import { markRunFailed } from './processor.js';
 import { checkEgressUrl, type EgressPolicy } from '@ariadne/egress';
 import { ownKeyRequired, tenantBaseUrl } from '../planners/factory.js';
@@ -25,10 +25,14 @@ export interface SubmitBody {
   variables?: Record<string, string>;
   roles?: RoleSpec[];
   callbackUrl?: string;
+  /** Signs the callback (X-Ariadne-Signature); generated and answered once when left out. */
+  callbackSecret?: string;
   replayOf?: string;
   options?: RunOptions;
   /** Internal (not in the route schema): variables that are secret whatever their names. */
   secretNames?: string[];
+  /** Internal: secret variables given apart (a suite's secrets): stored only sealed, listed in secretNames. */
+  secrets?: Record<string, string>;
   /** Internal: the suite (and trigger) that started this run. */
   suite?: { id: string; plan: string; trigger?: Record<string, string> };
 }
@@ -56,6 +60,8 @@ export interface RunView {
   error?: { code: string; message: string };
   totals?: unknown;
   report?: unknown;
+  /** Outbound deliveries about this run (callback, suite notifications, GitHub statuses), with every attempt. */
+  deliveries?: DeliveryRecord[];
   links: Record<string, string>;
 }
 
@@ -83,6 +89,8 @@ export class RunService {
     private readonly allowedSchemes: string[],
     /** The egress policy: a callbackUrl or a tenant-chosen model baseUrl it denies is refused at once (403). */
     private readonly egress?: EgressPolicy,
+    /** Seals secret variables given apart (absent: no SECRETS_KEY, such runs are refused). */
+    private readonly secretsBox?: SecretsBox | null,
   ) {}
 
   private q(): Queue {
@@ -97,7 +105,8 @@ export class RunService {
     await this.queue?.close().catch(() => {});
   }
 
-  async submit(tenant: string, body: SubmitBody): Promise<RunRecord> {
+  /** Queues a run; `callbackSecret` is set on the answer only when the service generated it. */
+  async submit(tenant: string, body: SubmitBody): Promise<RunRecord & { callbackSecret?: string }> {
     let base: RunRecord | null = null;
     if (body.replayOf) {
       base = await this.store.getFor(tenant, body.replayOf);
@@ -116,10 +125,22 @@ export class RunService {
       throw err;
     }
     if (body.callbackUrl) httpUrl(body.callbackUrl, 'callbackUrl');
+    if (body.callbackSecret && !body.callbackUrl) throw new AppError('invalid_request', 'callbackSecret signs the callback: it needs callbackUrl.', { field: 'callbackSecret' });
+    const retries = body.options?.retries;
+    if (retries !== undefined && (!Number.isInteger(retries) || retries < 0 || retries > MAX_RETRIES)) {
+      throw new AppError('invalid_request', `options.retries must be a whole number from 0 to ${MAX_RETRIES}.`, { field: 'options.retries' });
+    }
     if (body.baseUrl) httpUrl(body.baseUrl, 'baseUrl');
     const variables = body.variables ?? base?.request.variables;
-    // A plan that does not parse is refused now, naming its line, not discovered by a worker.
-    const parsed = parsePlan(plan, { variables });
+    const secretNames = [...new Set([...(body.secretNames ?? base?.request.secretNames ?? []), ...Object.keys(body.secrets ?? {})])];
+    let sealedSecrets: unknown = base?.request.sealedSecrets;
+    if (body.secrets && Object.keys(body.secrets).length) {
+      if (!this.secretsBox) throw new AppError('secrets_key_missing', 'Secret variables are stored sealed: the operator sets SECRETS_KEY.', { setting: 'SECRETS_KEY' });
+      sealedSecrets = this.secretsBox.seal(body.secrets, runSecretsAad(tenant));
+    }
+    // A plan that does not parse is refused now, naming its line, not discovered by a worker
+    // (sealed secrets count as defined: their names are enough).
+    const parsed = parsePlan(plan, { variables: { ...Object.fromEntries(secretNames.map((n) => [n, 'x'])), ...variables } });
     const roles = body.roles ?? base?.request.roles;
     for (const [i, r] of (roles ?? []).entries()) {
       if (!parsed.roles.includes(r.name)) {
@@ -159,7 +180,8 @@ export class RunService {
         ...(model ? { model } : {}),
         ...(body.baseUrl ? { baseUrl: body.baseUrl } : {}),
         ...(variables ? { variables } : {}),
-        ...((body.secretNames ?? base?.request.secretNames)?.length ? { secretNames: body.secretNames ?? base?.request.secretNames } : {}),
+        ...(secretNames.length ? { secretNames } : {}),
+        ...(sealedSecrets ? { sealedSecrets } : {}),
         ...(body.suite ? { suite: body.suite } : {}),
         ...(roles ? { roles } : {}),
         ...(body.callbackUrl ? { callbackUrl: body.callbackUrl } : {}),
@@ -167,7 +189,10 @@ export class RunService {
         ...(body.options ? { options: body.options } : {}),
       },
     };
-    await this.store.create(rec, body.apiKey ? { apiKey: body.apiKey } : undefined);
+    // Every callback is signed: with the caller's secret, or one made here and answered once.
+    const generated = body.callbackUrl && !body.callbackSecret ? `whsec_${randomBytes(24).toString('base64url')}` : undefined;
+    const callbackSecret = body.callbackSecret ?? generated;
+    await this.store.create(rec, body.apiKey || callbackSecret ? { ...(body.apiKey ? { apiKey: body.apiKey } : {}), ...(callbackSecret ? { callbackSecret } : {}) } : undefined);
     try {
       await this.q().add('run', { runId: rec.id }, {
         jobId: rec.id,
@@ -183,7 +208,7 @@ export class RunService {
       throw new AppError('redis_unavailable', 'The run could not be queued; retry shortly.', { cause: (err as Error).message });
     }
     await this.store.appendEvent(rec.id, { type: 'run_queued', runId: rec.id }).catch(() => {});
-    return rec;
+    return generated ? { ...rec, callbackSecret: generated } : rec;
   }
 
   /** The run, with a "running" run whose job BullMQ gave up on marked failed (never stuck). */
@@ -218,7 +243,7 @@ export class RunService {
           r.status = 'cancelled';
           r.finishedAt = new Date().toISOString();
         });
-        await this.store.appendEvent(id, { type: 'run_finished', status: 'cancelled', totals: { cases: 0, passed: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 }, durationMs: 0 }).catch(() => {});
+        await this.store.appendEvent(id, { type: 'run_finished', status: 'cancelled', totals: emptyTotals(), durationMs: 0 }).catch(() => {});
         return next ?? rec;
       }
     }
@@ -226,7 +251,7 @@ export class RunService {
   }
 }
 
-export function runView(rec: RunRecord, base: string, full: boolean): RunView {
+export function runView(rec: RunRecord, base: string, full: boolean, deliveries?: DeliveryRecord[]): RunView {
   const r = rec.report;
   return {
     id: rec.id,
@@ -240,15 +265,18 @@ export function runView(rec: RunRecord, base: string, full: boolean): RunView {
     attempts: rec.attempts,
     ...(rec.request.replayOf ? { replayOf: rec.request.replayOf } : {}),
     // Names only: values may be secrets.
-    variables: Object.keys(rec.request.variables ?? {}),
+    variables: [...new Set([...Object.keys(rec.request.variables ?? {}), ...(rec.request.sealedSecrets ? rec.request.secretNames ?? [] : [])])],
     ...(rec.request.suite ? { suite: rec.request.suite } : {}),
     ...(rec.error ? { error: { code: rec.error.code, message: rec.error.message } } : {}),
     ...(r ? { totals: r.totals } : {}),
     ...(full && r ? { report: r } : {}),
+    ...(deliveries ? { deliveries } : {}),
     links: {
       self: `${base}/v1/runs/${rec.id}`,
       junit: `${base}/v1/runs/${rec.id}/junit`,
       spec: `${base}/v1/runs/${rec.id}/spec`,
+      // The page for people (key, or a signed link from POST /v1/runs/:id/report-link).
+      report: `${base}/v1/runs/${rec.id}/report`,
       stream: `${base.replace(/^http/, 'ws')}/v1/runs/${rec.id}/stream`,
       events: `${base}/v1/runs/${rec.id}/events`,
       artifacts: `${base}/v1/runs/${rec.id}/artifacts/`,

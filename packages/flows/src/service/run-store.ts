@@ -17,6 +17,34 @@ export interface RunOptions {
   maxTokensPerRun?: number;
   caseTimeoutSeconds?: number;
   runTimeoutSeconds?: number;
+  /** A failed case is tried again this many times in a fresh context (0-3); passing then is "flaky". */
+  retries?: number;
+}
+
+/** Most retries a run may ask for: each one can take a whole case's time again. */
+export const MAX_RETRIES = 3;
+
+/**
+ * One outbound delivery about a run (its callbackUrl, a suite's notify targets, a GitHub
+ * commit status), with every attempt: when, how long, the answer or the error. Never the
+ * secret, never a token; URLs that are credentials themselves (Slack) are shown masked.
+ */
+export interface DeliveryRecord {
+  kind: 'callback' | 'webhook' | 'slack' | 'github_status';
+  /** What was delivered: the run's final report, a suite run's result, a commit state. */
+  event: string;
+  url: string;
+  delivered: boolean;
+  attempts: { at: string; durationMs: number; status?: number; error?: string }[];
+  /** For GitHub statuses: the state posted (pending, success, failure, error). */
+  state?: string;
+  suiteRun?: string;
+}
+
+/** Secrets of a run kept apart from its record: a model API key, the callback signing secret. */
+export interface RunSecret {
+  apiKey?: string;
+  callbackSecret?: string;
 }
 
 export interface RunRequest {
@@ -28,6 +56,11 @@ export interface RunRequest {
   variables?: Record<string, string>;
   /** Variables that are secret whatever their names (a suite's secrets): redacted like PASSWORD. */
   secretNames?: string[];
+  /**
+   * The values of secret variables given apart (a suite's secrets), sealed with the
+   * service's SECRETS_KEY: never in clear in Redis, opened by the worker running the run.
+   */
+  sealedSecrets?: unknown;
   roles?: RoleSpec[];
   callbackUrl?: string;
   replayOf?: string;
@@ -51,12 +84,26 @@ export interface RunRecord {
   error?: StepError;
 }
 
+/** Seals and opens a run's secret variables (AES-256-GCM with SECRETS_KEY, bound to the tenant). */
+export interface SecretsBox {
+  seal(values: Record<string, string>, aad: string): unknown;
+  open(sealed: unknown, aad: string): Record<string, string>;
+}
+
+export const runSecretsAad = (tenant: string) => `run-secrets:${tenant}`;
+/** A run's own secrets (API key, callback secret) are bound to the run: not movable to another. */
+const runSecretAad = (runId: string) => `run-secret:${runId}`;
+
 export type StoredEvent = RunEvent & { seq: number; time: string };
 
 export const TERMINAL: RunStatus[] = ['passed', 'failed', 'error', 'cancelled'];
 
 export class RunStore {
-  constructor(readonly redis: Redis, readonly prefix: string, readonly retentionSeconds: number) {}
+  /**
+   * With a `box` (SECRETS_KEY set), a run's secrets (model API key, callback secret) are
+   * sealed at rest, bound to the run's id; without one they are stored as given.
+   */
+  constructor(readonly redis: Redis, readonly prefix: string, readonly retentionSeconds: number, private readonly box: SecretsBox | null = null) {}
 
   private key(id: string) {
     return `${this.prefix}run:${id}`;
@@ -73,19 +120,26 @@ export class RunStore {
   private indexKey(tenant: string) {
     return `${this.prefix}runs:${tenant}`;
   }
-  /** Secrets of a run (model API key): kept apart from the record, never served. */
+  /** Secrets of a run (model API key, callback secret): kept apart from the record, never served. */
   private secretKey(id: string) {
     return `${this.prefix}run:${id}:secret`;
   }
+  private deliveriesKey(id: string) {
+    return `${this.prefix}run:${id}:deliveries`;
+  }
 
-  async create(rec: RunRecord, secret?: { apiKey?: string }): Promise<void> {
+  async create(rec: RunRecord, secret?: RunSecret): Promise<void> {
     await withRedis(async () => {
       const m = this.redis.multi();
       m.set(this.key(rec.id), JSON.stringify(rec), 'EX', this.retentionSeconds);
       m.zadd(this.indexKey(rec.tenant), Date.parse(rec.createdAt), rec.id);
       // Index entries of expired runs are dropped as lists go past them.
       m.expire(this.indexKey(rec.tenant), this.retentionSeconds);
-      if (secret?.apiKey) m.set(this.secretKey(rec.id), JSON.stringify(secret), 'EX', this.retentionSeconds);
+      if (secret?.apiKey || secret?.callbackSecret) {
+        const values = Object.fromEntries(Object.entries(secret).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+        const stored = this.box ? { sealed: this.box.seal(values, runSecretAad(rec.id)) } : values;
+        m.set(this.secretKey(rec.id), JSON.stringify(stored), 'EX', this.retentionSeconds);
+      }
       await m.exec();
     });
   }
@@ -102,9 +156,28 @@ export class RunStore {
     return rec;
   }
 
-  async secret(id: string): Promise<{ apiKey?: string }> {
+  async secret(id: string): Promise<RunSecret> {
     const raw = await withRedis(() => this.redis.get(this.secretKey(id)));
-    return raw ? (JSON.parse(raw) as { apiKey?: string }) : {};
+    if (!raw) return {};
+    const stored = JSON.parse(raw) as RunSecret & { sealed?: unknown };
+    if (stored.sealed === undefined) return stored;
+    // Sealed with another key (SECRETS_KEY changed, or unset on this node): the run goes without.
+    if (!this.box) throw new AppError('secrets_key_missing', 'This run\'s secrets are sealed and this node has no SECRETS_KEY to open them.', { setting: 'SECRETS_KEY' });
+    return this.box.open(stored.sealed, runSecretAad(id)) as RunSecret;
+  }
+
+  /** Deliveries live in a list of their own: appended by notifiers, never racing the record's writer. */
+  async addDelivery(id: string, d: DeliveryRecord): Promise<void> {
+    await withRedis(() => this.redis.multi()
+      .rpush(this.deliveriesKey(id), JSON.stringify(d))
+      .ltrim(this.deliveriesKey(id), -100, -1)
+      .expire(this.deliveriesKey(id), this.retentionSeconds)
+      .exec());
+  }
+
+  async deliveries(id: string): Promise<DeliveryRecord[]> {
+    const raws = await withRedis(() => this.redis.lrange(this.deliveriesKey(id), 0, -1));
+    return raws.map((r) => JSON.parse(r) as DeliveryRecord);
   }
 
   /** Read-modify-write of one record (a run is written by one worker at a time). */
