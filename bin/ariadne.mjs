@@ -16,6 +16,9 @@ if (command === 'mcp') {
 
 Commands:
   run <plan.md> --url URL   run a plain-English flow plan (ariadne run --help)
+  suite run <name|id> [--base-url URL --sha SHA --environment ENV --wait]
+  suite push <suite.yaml>   create or update a saved suite from a file in your repo
+  suite list                the suites of your API key (ariadne suite --help)
   mcp [--server URL] [--token KEY]
                             an MCP server on stdio over a running Ariadne (ariadne mcp --help)`);
 } else {

@@ -45,7 +45,7 @@ describe('loadConfig defaults', () => {
     expect(c.chromiumPath).toBe('/usr/bin/chromium');
     expect(c.pool).toEqual({ browsers: 2, maxContextsPerBrowser: 10, maxContexts: 20, warmContexts: 2 });
     expect(c.session).toEqual({ idleTimeoutSeconds: 300, ttlSeconds: 3600, maxTtlSeconds: 86400 });
-    expect(c.timeouts).toEqual({ actionMs: 10_000, navigationMs: 30_000, snapshotMs: 15_000, describeWaitMs: 2000, shutdownMs: 15_000 });
+    expect(c.timeouts).toEqual({ actionMs: 10_000, navigationMs: 30_000, snapshotMs: 15_000, describeWaitMs: 1000, shutdownMs: 15_000 });
     expect(c.allowedSchemes).toEqual(['http:', 'https:']);
     expect(c.apiKeys.size).toBe(0);
     expect(c.bodyLimit).toBe(10 * 1024 * 1024);
@@ -71,7 +71,7 @@ describe('loadConfig defaults', () => {
       STREAM_EVENTS_PER_SECOND: c.stream.eventsPerSecond, OPERATION_TIMEOUT_MS: c.limits.operationTimeoutMs,
       CONTEXT_CLOSE_TIMEOUT_MS: c.limits.contextCloseTimeoutMs, DOWNLOADS: c.limits.downloads ? 'on' : 'off',
       DOWNLOAD_MAX_BYTES: c.limits.downloadMaxBytes, MAX_TABS_PER_ROLE: c.limits.maxTabsPerRole,
-      LEASE_TTL_MS: c.cluster.leaseTtlMs, HEARTBEAT_MS: c.cluster.heartbeatMs, REAP_INTERVAL_MS: c.cluster.reapIntervalMs,
+      LEASE_TTL_MS: c.cluster.leaseTtlMs, HEARTBEAT_MS: c.cluster.heartbeatMs, REAP_INTERVAL_MS: c.cluster.reapIntervalMs, JOB_LOCK_MS: c.cluster.jobLockMs,
       QUEUE_MAX: c.cluster.queueMax, QUEUE_TIMEOUT_SECONDS: c.cluster.queueTimeoutSeconds, WORKER_MODE: c.cluster.workerMode,
       RUN_CONCURRENCY: c.runs.concurrency, RUN_RETENTION_SECONDS: c.runs.retentionSeconds, RUN_MAX_STEPS_PER_CASE: c.runs.maxStepsPerCase,
       RUN_MAX_TURNS_PER_CASE: c.runs.maxTurnsPerCase, RUN_MAX_TOKENS_PER_CASE: c.runs.maxTokensPerCase, RUN_MAX_TOKENS: c.runs.maxTokensPerRun,
@@ -80,9 +80,11 @@ describe('loadConfig defaults', () => {
       INBOX_DOMAIN: c.inbox.domain, INBOX_TTL_SECONDS: c.inbox.ttlSeconds, INBOX_MAX_MESSAGES: c.inbox.maxMessages,
       INBOX_MAX_MESSAGE_BYTES: c.inbox.maxMessageBytes,
       MCP_IDLE_TIMEOUT_SECONDS: c.mcp.idleTimeoutSeconds,
+      SUITE_SCHEDULE_MIN_SECONDS: c.suites.scheduleMinSeconds,
       TENANT_MAX_SESSIONS: c.quotas.defaults.maxSessions, TENANT_MAX_RUNS: c.quotas.defaults.maxRuns,
       TENANT_SESSIONS_PER_MINUTE: c.quotas.defaults.sessionsPerMinute, POOL_ISOLATION: c.isolation.mode,
       POOL_TENANT_BROWSER_IDLE_SECONDS: c.isolation.tenantBrowserIdleSeconds, CHROMIUM_SANDBOX: c.isolation.sandbox,
+      NOTIFY_ATTEMPTS: c.notify.attempts, NOTIFY_BACKOFF_MS: c.notify.backoffMs,
     };
     // Inboxes are off by default; the SMTP listener binds where HTTP does unless told.
     expect(c.inbox.smtpPort).toBeNull();
@@ -164,6 +166,7 @@ describe('loadConfig validation: every problem names its variable', () => {
     ['LEASE_TTL_MS', '499'],
     ['HEARTBEAT_MS', '99'],
     ['REAP_INTERVAL_MS', '99'],
+    ['JOB_LOCK_MS', '1999'],
     ['QUEUE_MAX', '1000001'],
     ['QUEUE_TIMEOUT_SECONDS', '3601'],
   ])('%s=%s is out of range', (name, value) => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type Api, type TestService } from './helpers/service.js';
@@ -172,7 +172,7 @@ describe('stopping the service', () => {
     expect(chromium.length).toBeGreaterThan(2);
     const redis = proc.redisPid()!;
     expect(isAlive(redis)).toBe(true);
-    expect(playwrightTempDirs(proc.tmpDir).length).toBeGreaterThan(0);
+    expect(proc.playwrightTemp().length).toBeGreaterThan(0);
 
     // An action still running when the signal comes is allowed to finish.
     const inFlight = proc.api.action(b, { action: 'wait_for', time: 2000 });
@@ -186,7 +186,7 @@ describe('stopping the service', () => {
     expect(proc.chromiumPids()).toEqual([]);
     expect(isAlive(redis)).toBe(false);
     expect(redisProcessesIn(proc.stateDir)).toEqual([]);
-    expect(playwrightTempDirs(proc.tmpDir)).toEqual([]);
+    expect(proc.playwrightTemp()).toEqual([]);
   });
 
   it('SIGINT: exits 0 and leaves nothing behind; on restart the sessions it closed answer 410', async () => {
@@ -215,7 +215,7 @@ describe('stopping the service', () => {
     expect(proc.chromiumPids()).toEqual([]);
     expect(isAlive(redis)).toBe(false);
     expect(redisProcessesIn(proc.stateDir)).toEqual([]);
-    expect(playwrightTempDirs(proc.tmpDir)).toEqual([]);
+    expect(proc.playwrightTemp()).toEqual([]);
   });
 
   it('SIGKILL: Chromium exits by itself; a restart takes over the orphaned Redis and answers 410 session_lost', async () => {
@@ -236,15 +236,19 @@ describe('stopping the service', () => {
     expect(proc.chromiumPids()).toEqual([]);
     expect(isAlive(redis)).toBe(true);
     expect(redisProcessesIn(stateDir)).toEqual([redis]);
-    // No cleanup code runs on SIGKILL, so Playwright's temp dirs stay in the TMPDIR
-    // (which is why every server here gets its own; destroyServer() removes it).
-    const leftovers = playwrightTempDirs(proc.tmpDir);
+    // No cleanup code runs on SIGKILL: Playwright's temp dirs stay in the server's own temp
+    // dir (STATE_DIR/tmp/<pid>), which the next server on this state dir removes.
+    const leftovers = proc.playwrightTemp();
+    expect(leftovers.length).toBeGreaterThan(0);
+    expect(existsSync(proc.ownTmpDir)).toBe(true);
 
     // Restart without cleaning up: the new server stops the orphan (which flushes its
     // AOF) rather than run a second Redis on the same files.
     const again = await spawn({ stateDir });
     expect(isAlive(redis)).toBe(false);
     expect(again.output()).toContain('stopping an orphaned redis-server');
+    expect(existsSync(proc.ownTmpDir)).toBe(false);
+    expect(again.output()).toContain('removed the temp dirs of servers that did not stop cleanly');
     expect(redisProcessesIn(stateDir)).toEqual([again.redisPid()]);
     const res = await again.api.get(`/v1/sessions/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(410);
@@ -266,7 +270,8 @@ describe('stopping the service', () => {
     expect(await exitWithin(again, 20_000)).toEqual({ code: 0, signal: null });
     expect(again.chromiumPids()).toEqual([]);
     expect(redisProcessesIn(stateDir)).toEqual([]);
-    expect(playwrightTempDirs(again.tmpDir)).toEqual([]);
+    expect(again.playwrightTemp()).toEqual([]);
+    expect(existsSync(again.ownTmpDir)).toBe(false);
     console.info(`after SIGKILL: Chromium exited by itself; Playwright temp dirs left in its TMPDIR: ${leftovers.join(', ') || 'none'}`);
-  });
+  }, 120_000);
 });

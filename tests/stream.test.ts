@@ -11,7 +11,9 @@ let fx: FixtureServer;
 
 beforeAll(async () => {
   [svc, fx] = await Promise.all([
-    startTestService({ STREAM_PING_INTERVAL_MS: '10000', STREAM_MESSAGES_PER_SECOND: '50' }),
+    // Events per second high enough that the 1,100-line console burst below reaches the buffer
+    // whole however fast the machine delivers it (the rate limit has its own tests).
+    startTestService({ STREAM_PING_INTERVAL_MS: '10000', STREAM_MESSAGES_PER_SECOND: '50', STREAM_EVENTS_PER_SECOND: '100000' }),
     startFixtureServer(),
   ]);
 });
@@ -284,7 +286,8 @@ describe('close codes', () => {
 
     // (A TTL long enough that a loaded machine still opens the stream before it ends.)
     const b = await svc.api.createSession({ ttlSeconds: 5 });
-    const cb = await open(b);
+    // From the start: the expiry warning may be published before a loaded machine opens the stream.
+    const cb = await open(b, { since: 0 });
     expect(await cb.closed).toEqual({ code: 4408, reason: 'session_expired' });
     expect(cb.events('session_closed')[0].data).toMatchObject({ status: 'expired', reason: 'ttl' });
     expect(cb.events('session_expiring').length).toBeGreaterThan(0);

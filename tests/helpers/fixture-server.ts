@@ -35,11 +35,21 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   // Text replacements applied to the shop's pages (POST /app/api/patch): a "deploy" that
   // changes the app under a recorded run, for replay and self-healing tests.
   let patches: [string, string][] = [];
+  // A page that is broken the first time it is loaded and fine after (flaky-case tests):
+  // the count is kept here, per key, so no browser state can carry it.
+  const flakyHits = new Map<string, number>();
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     try {
       // The targeting corpus (tests/corpus/): its pages and the records they post.
       if (url.pathname.startsWith('/corpus/') && (await handleCorpus(req, res))) return;
+      const flaky = /^\/flaky\/([\w-]{1,64})$/.exec(url.pathname);
+      if (flaky) {
+        const n = (flakyHits.get(flaky[1]) ?? 0) + 1;
+        flakyHits.set(flaky[1], n);
+        res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
+        return res.end(`<!doctype html><title>Flaky</title><main><h1>Status: ${n === 1 ? 'broken' : 'ready'}</h1><p>Load ${n}</p></main>`);
+      }
       if (url.pathname === '/app/api/banner') {
         if (req.method === 'POST') {
           let body = '';
@@ -86,6 +96,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       if (url.pathname === '/slow') {
         const ms = Math.min(Number(url.searchParams.get('ms') ?? 1000), 30_000);
         await new Promise((r) => setTimeout(r, ms));
+        if (url.searchParams.get('as') === 'html') {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end(`<!doctype html><title>Slow page</title><main><h1>Slow page</h1><p>Served after ${ms} ms.</p></main>`);
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ items: ['Alpha', 'Beta', 'Gamma'], waitedMs: ms }));
       }

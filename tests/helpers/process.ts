@@ -137,6 +137,10 @@ export interface ServerProcess {
   api: Api;
   stateDir: string;
   tmpDir: string;
+  /** The server's own temp dir (STATE_DIR/tmp/<pid>): its TMPDIR once it runs. */
+  ownTmpDir: string;
+  /** Playwright's temp dirs it left, in the TMPDIR it was given or its own temp dir. */
+  playwrightTemp(): string[];
   /** Resolves when the process exits. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** stdout + stderr so far (pino JSON lines). */
@@ -202,6 +206,8 @@ export async function spawnServer(opts: SpawnOptions = {}): Promise<ServerProces
     api: new Api(url, opts.env?.API_KEYS ? opts.env.API_KEYS.split(',')[0].split(':')[0] : undefined),
     stateDir,
     tmpDir,
+    ownTmpDir: path.join(stateDir, 'tmp', String(child.pid)),
+    playwrightTemp: () => [...playwrightTempDirs(tmpDir), ...playwrightTempDirs(path.join(stateDir, 'tmp', String(child.pid)))],
     exited,
     output: () => out,
     browserMarkers: () => logLines().filter((l) => l.msg === 'browser launched').map((l) => String(l.browserId)),
@@ -244,4 +250,20 @@ export async function destroyServer(proc: ServerProcess, opts: { keepStateDir?: 
   await waitUntil(() => proc.chromiumPids().length === 0 && redisProcessesIn(proc.stateDir).length === 0, 10_000, 'leftover processes to die').catch(() => {});
   rmSync(proc.tmpDir, { recursive: true, force: true });
   if (!opts.keepStateDir) rmSync(proc.stateDir, { recursive: true, force: true });
+}
+
+/** Run a command to its end (killed with SIGKILL after timeoutMs): its exit code, stdout and stderr. */
+export function runToEnd(cmd: string, args: string[], o: { env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
 }

@@ -20,6 +20,12 @@ const OTHER = 'sec-key-bbbbbbbbbbbbbbbb';
 const PUBLIC = new Set(['/healthz', '/readyz']);
 /** Authenticated by a signature over the body instead of a key (deploy webhooks): checked below. */
 const SIGNED = new Set(['/v1/hooks/{hookId}']);
+/**
+ * GET routes a signed report link (?exp=&sig=, POST /v1/runs/:id/report-link) opens without a key:
+ * keyless they are 401 like any route; with a signature that was not issued, 401 invalid_signature.
+ */
+const SIGNED_LINK = new Set(['/v1/runs/{id}/report', '/v1/runs/{id}/artifacts/{name}']);
+const FAKE_SIG = `exp=${Math.floor(Date.now() / 1000) + 3600}&sig=${'ab'.repeat(32)}`;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 let svc: TestService;
@@ -70,6 +76,19 @@ describe('item 1: every route authenticates, whatever its headers', () => {
         const res = await rawRequest(svc.url, method.toUpperCase(), p, UPGRADE_ONLY, bodyFor(method, template));
         if (res.upgraded || res.status < 400 || res.status >= 500) breaches.push(`${method.toUpperCase()} ${template} → ${res.status}`);
         continue;
+      }
+      if (SIGNED_LINK.has(template) && method === 'get') {
+        // A signature nobody issued opens nothing, and never an upgrade.
+        for (const headers of [{}, UPGRADE_ONLY]) {
+          const res = await rawRequest(svc.url, 'GET', `${p}?${FAKE_SIG}`, headers);
+          if (res.upgraded || res.status !== 401 || res.json?.error?.code !== 'invalid_signature') breaches.push(`GET ${template}?sig → ${res.status} ${res.body.slice(0, 120)}`);
+        }
+        const up = await rawRequest(svc.url, 'GET', `${p}?${FAKE_SIG}`, fullUpgrade());
+        if (up.upgraded || up.status < 400) breaches.push(`GET ${template}?sig [upgrade] → ${up.upgraded ? '101 upgraded' : up.status}`);
+      } else if (method === 'get') {
+        // Any other route ignores a link signature: still 401 unauthorized.
+        const res = await rawRequest(svc.url, 'GET', `${p}?${FAKE_SIG}`);
+        if (res.status !== 401 || res.json?.error?.code !== 'unauthorized') breaches.push(`GET ${template}?sig → ${res.status} ${res.body.slice(0, 120)}`);
       }
       for (const [variant, headers] of [['plain', {}], ['upgrade', UPGRADE_ONLY], ['upgrade+connection', fullUpgrade()]] as const) {
         const res = await rawRequest(svc.url, method.toUpperCase(), p, headers, bodyFor(method, template));

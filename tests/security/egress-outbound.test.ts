@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEgressFetch, EgressPolicy } from '@ariadne/egress';
-import { deliverCallback } from '@ariadne/flows';
+import { createEgressFetch, EgressPolicy, type FetchLike } from '@ariadne/egress';
+import { deliver } from '@ariadne/suites';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -168,7 +168,13 @@ describe('callbacks (item 15)', () => {
   });
 
   it('delivers through the policy at send time too, and gives up on a silent receiver', async () => {
-    const report = { status: 'passed' } as never;
+    const body = JSON.stringify({ status: 'passed' });
+    // The delivery every callback and suite notification goes through (packages/suites notify).
+    const deliverCallback = async (url: string, _r: unknown, attempts: number, fetchFn: FetchLike) => {
+      const res = await deliver(fetchFn, { url, body, event: 'run.finished', secret: 'a-signing-secret' }, { attempts, backoffMs: 100, timeoutMs: 5000 });
+      return { ...res, attempts: res.attempts.length };
+    };
+    const report = null;
     const strict = new EgressPolicy({ mode: 'strict', allow: ['127.0.0.1/32'] });
     const f = createEgressFetch(strict);
     // Checked again when it is sent (the URL may resolve elsewhere by then): refused, not retried.

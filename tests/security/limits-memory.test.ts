@@ -23,7 +23,7 @@ beforeAll(async () => {
     STREAM_MAX_BUFFERED_BYTES: String(256 * 1024),
     STREAM_SLOW_CONSUMER_MS: '2000',
     STREAM_EVENTS_PER_SECOND: '200',
-  });
+  }, 120_000);
 });
 afterAll(async () => {
   await svc?.stop();
@@ -61,12 +61,16 @@ describe('a console flood', () => {
     expect(typeof dropped.seq).toBe('number');
 
     // The flood is cut where it starts, with counts: the page's console is rate-limited and
-    // says how many messages it dropped; the tab's log marks each pause.
+    // says how many messages it dropped (a marker it logs every second); each pause of the
+    // capture is counted on the tab (`paused`) and told on the stream. (The tab's log also
+    // marks the pause with one entry, but that entry is soon pushed out of the byte-bounded
+    // log by the flood itself: on a loaded machine a poll can miss it, so it is not waited for.)
     const counted = await waitUntil(async () => {
       const c = await api.get(`/v1/sessions/${id}/roles/default/console?limit=1000`);
       const entry = c.status === 200 && c.body.entries.find((e: any) => /^\[ariadne\] \d+ console messages dropped/.test(e.text));
-      return entry && c.body.paused?.pauses > 0 && c.body.entries.some((e: any) => e.level === 'dropped') ? entry : null;
+      return entry && c.body.paused?.pauses > 0 ? entry : null;
     }, 30_000, 'the counted dropped markers', 500);
+    await waitUntil(() => reader.messages.find((m) => m.event === 'dropped' && m.data?.reason === 'console_flood'), 30_000, 'the console pause on the stream', 200);
     expect(Number(/(\d+)/.exec(counted.text)![1])).toBeGreaterThan(1000);
     // The tab answers while the page floods (before: queued behind the flood for minutes).
     const snap = await api.snapshot(id);
@@ -81,8 +85,10 @@ describe('a console flood', () => {
     expect(bytes).toBeLessThanOrEqual(512 * 1024);
     expect(log.body.entries.length).toBeLessThan(1000);
 
-    // Console handles are released as they come: no growth by the thousands.
-    expect(playwrightObjects() - objectsAtStart).toBeLessThan(2000);
+    // Console handles are released as they come: no growth by the thousands. (Releases are
+    // asynchronous: on a loaded machine a backlog builds up for a moment and drains; before
+    // the fix it only grew.)
+    await waitUntil(() => playwrightObjects() - objectsAtStart < 2000, 15_000, `console handles to be released (${playwrightObjects() - objectsAtStart} more than at the start)`, 250);
 
     // The client that stopped reading (and keeps asking for big replies) is cut off; reading
     // again, it finds the close frame.
@@ -98,5 +104,5 @@ describe('a console flood', () => {
     reader.close();
     expect((await api.delete(`/v1/sessions/${id}`)).status).toBe(204);
     await waitUntil(() => { const s = svc.service.pool.stats(); return s.warming === 0 && s.leased === 0 && s.contexts === s.warm; }, 15_000, 'no leaked context');
-  });
+  }, 120_000);
 });

@@ -9,15 +9,18 @@ import { registerForwarding } from './plugins/forward.js';
 import { opsRoutes } from './routes/ops.js';
 import { registerValidation } from './plugins/validation.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
+import { RequestLog } from './plugins/request-log.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { pageOpRoutes } from './routes/page-ops.js';
 import { healthRoutes } from './routes/health.js';
 import { streamRoutes } from './routes/stream.js';
-import { runRoutes } from './routes/runs.js';
+import { runRoutes, runStoreFor } from './routes/runs.js';
 import { inboxRoutes } from './routes/inboxes.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { suiteRoutes } from './routes/suites.js';
+import { reportRoutes } from './routes/report.js';
+import { ReportLinks, verifySignedLink } from './security/report-links.js';
 import { openapiTransform } from './openapi-transform.js';
 import type { ServerDeps } from './deps.js';
 
@@ -28,7 +31,7 @@ export const API_VERSION = '0.1.0';
 
 export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger, logController: new RequestLog(logger as FastifyBaseLogger) } : { logger: false }),
     bodyLimit: deps.config.bodyLimit,
     // A stalled request (slow headers, a body that never ends) is cut off with 408;
     // Node checks its connections every second so the limit holds to about a second.
@@ -67,7 +70,13 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   registerErrorHandling(app, (code) => deps.metrics?.errors.inc({ code }));
   registerValidation(app);
   registerGracefulClose(app);
-  registerAuth(app, deps.config.apiKeys, { metricsPublic: deps.config.security.metricsPublic });
+  // Signed report links (a page and its screenshots, without a key): security/report-links.ts.
+  const reportLinks = new ReportLinks(deps.redis, deps.config.redisPrefix, deps.config.suites.secretsKey);
+  const runStore = runStoreFor(deps.redis, deps.config);
+  registerAuth(app, deps.config.apiKeys, {
+    metricsPublic: deps.config.security.metricsPublic,
+    verifyLink: (req, route) => verifySignedLink(reportLinks, async (id) => (await runStore.get(id))?.tenant ?? null, req, route),
+  });
   await registerForwarding(app, deps);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -78,6 +87,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   await app.register(sessionRoutes(deps));
   await app.register(pageOpRoutes(deps));
   await app.register(runRoutes(deps));
+  await app.register(reportRoutes(deps, reportLinks));
   await app.register(inboxRoutes(deps));
   await app.register(mcpRoutes(deps));
   await app.register(tenantRoutes(deps));

@@ -8,6 +8,9 @@ import type { BrowserPool, SessionManager } from '@ariadne/pool';
 import { limitsFor, type Config } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { FetchLike } from '@ariadne/egress';
+import type { Processor } from 'bullmq';
+import { secretsBox, SuiteStore } from '@ariadne/suites';
+import { createNotifier } from './routes/suites.js';
 
 // Joins this node to the cluster: heartbeat and leases (Membership), the admission
 // queue that hands session requests to whichever node has a free slot, and — when
@@ -37,6 +40,8 @@ export interface ClusterDeps {
   metrics: Metrics;
   /** Outbound HTTP for tenants (callbacks, tenant-chosen model URLs) through the egress policy. */
   egressFetch?: FetchLike;
+  /** More queues this node's workers take jobs from (suite schedule ticks). */
+  processors?: Record<string, { processor: Processor; concurrency: number }>;
 }
 
 export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
@@ -66,6 +71,7 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
     maxQueued: config.cluster.queueMax,
     maxQueuedFor: (tenant) => limitsFor(config.quotas, tenant).maxQueued,
     freeSlots: () => pool.capacity - pool.leasedCount,
+    slotsSettled: () => sessions.quotaDecisionsSettled(),
     admit: (req) => sessions.create(req.tenant, req.body as never),
     logger: d.logger,
   });
@@ -84,12 +90,21 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
   await admission.start();
 
   // Flow runs execute here, on this node's pool, like any session.
-  const runStore = new RunStore(d.redis, prefix, config.runs.retentionSeconds);
+  const box = secretsBox(config.suites.secretsKey);
+  const runStore = new RunStore(d.redis, prefix, config.runs.retentionSeconds, box);
   const plannerDefaults = { planner: config.runs.planner, anthropic: config.runs.anthropic, openai: config.runs.openai };
   // Set at the start of shutdown: a run whose browser is closed under it then is handed back.
   let stopping = false;
+  // Callbacks, suite notifications and GitHub statuses, sent by the node that ran the run.
+  const notifier = createNotifier(
+    { config, redis: d.redis, logger: d.logger, nodeUrl: d.nodeUrl, ...(d.egressFetch ? { egress: { fetch: d.egressFetch } as never } : {}) },
+    new SuiteStore(d.redis, prefix, config.suites.secretsKey),
+    runStore,
+  );
   const runProcessor = createRunProcessor({
+    notify: notifier,
     store: runStore,
+    secretsBox: box,
     shuttingDown: () => stopping,
     sessions,
     nodeId: config.nodeId,
@@ -126,9 +141,10 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
       leaseTtlMs: config.cluster.leaseTtlMs,
       graceMs: config.cluster.heartbeatMs * 2,
       reapIntervalMs: config.cluster.reapIntervalMs,
+      jobLockMs: config.cluster.jobLockMs,
       shutdownMs: config.timeouts.shutdownMs,
       logger: d.logger,
-      processors: { [QUEUES.runs]: { concurrency: config.runs.concurrency, processor: runProcessor as never } },
+      processors: { ...d.processors, [QUEUES.runs]: { concurrency: config.runs.concurrency, processor: runProcessor as never } },
     })
     : null;
   // A run whose job BullMQ gives up on (stalled too often) is marked failed, never left running.
@@ -145,6 +161,7 @@ export async function joinCluster(d: ClusterDeps): Promise<ClusterNode> {
       stopping = true;
       await admission.close();
       await workers?.close();
+      await notifier.idle();
     },
     async leave() {
       await membership.stop();

@@ -18,7 +18,7 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'HOST', default: '127.0.0.1', description: 'Interface to listen on (0.0.0.0 to expose).' },
   { name: 'REDIS_URL', default: '(embedded)', description: 'Redis to use. Unset: start an embedded redis-server (AOF on) under STATE_DIR.' },
   { name: 'REDIS_PREFIX', default: 'ariadne:', description: 'Key prefix, so several deployments can share one Redis.' },
-  { name: 'STATE_DIR', default: '.ariadne', description: 'Local state (embedded Redis data).' },
+  { name: 'STATE_DIR', default: '.ariadne', description: 'Local state: embedded Redis data, run artifacts, and the server\'s temp dir (STATE_DIR/tmp/<pid>, its TMPDIR).' },
   { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium binary.' },
   { name: 'POOL_BROWSERS', default: '2', description: 'Chromium processes to run.' },
   { name: 'POOL_MAX_CONTEXTS_PER_BROWSER', default: '10', description: 'Cap on contexts (roles) per Chromium process.' },
@@ -30,7 +30,7 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'ACTION_TIMEOUT_MS', default: '10000', description: 'Default timeout of one action (clicks, fills, waits).' },
   { name: 'NAVIGATION_TIMEOUT_MS', default: '30000', description: 'Default timeout of a navigation.' },
   { name: 'SNAPSHOT_TIMEOUT_MS', default: '15000', description: 'Timeout of one accessibility snapshot.' },
-  { name: 'DESCRIBE_WAIT_MS', default: '2000', description: 'How long the description ladder retries while the page settles.' },
+  { name: 'DESCRIBE_WAIT_MS', default: '1000', description: 'How long the description ladder retries while the page settles before a miss answers (an action\'s timeoutMs waits longer).' },
   { name: 'ALLOWED_SCHEMES', default: 'http,https', description: 'URL schemes navigation may use (about:blank is always allowed).' },
   { name: 'EGRESS_DENY', default: '(none)', description: 'Comma list of CIDRs and host patterns (10.0.0.0/8, *.internal, localhost) browsers, callbacks and model base URLs may never reach; always wins.' },
   { name: 'EGRESS_ALLOW', default: '(none)', description: 'Comma list of CIDRs and host patterns allowed even though the default denies them (e.g. a staging network 10.20.0.0/16). With API keys the default denies loopback, link-local, metadata and private ranges.' },
@@ -64,6 +64,7 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'NODE_URL', default: 'http://HOST:PORT', description: 'How other nodes reach this one (forwarded requests). Set it when HOST is 0.0.0.0 or behind NAT.' },
   { name: 'LEASE_TTL_MS', default: '10000', description: 'A context lease (and a node) without a heartbeat for this long is dead; its sessions become lost.' },
   { name: 'HEARTBEAT_MS', default: '2000', description: 'How often a node renews its leases and its node record (at most LEASE_TTL_MS / 2).' },
+  { name: 'JOB_LOCK_MS', default: '30000', description: 'How long a worker holds a run or schedule job without renewing its lock; the job of a node that died is taken over elsewhere within about 1.5× this.' },
   { name: 'REAP_INTERVAL_MS', default: '2000', description: 'How often the maintenance job reaps expired leases and dead nodes.' },
   { name: 'QUEUE_MAX', default: '100', description: 'Session requests that may wait for capacity cluster-wide; beyond it: 429 queue_full.' },
   { name: 'QUEUE_TIMEOUT_SECONDS', default: '30', description: 'Default time a session request waits for capacity before 503 queue_timeout.' },
@@ -94,6 +95,10 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'MCP_ALLOWED_HOSTS', default: '(loopback, HOST, NODE_URL host)', description: 'Comma list of host names the /mcp endpoint accepts in Host and Origin (DNS-rebinding defence); * accepts any.' },
   { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
   { name: 'SECRETS_KEY', default: '(none)', description: 'Key that encrypts suite secrets and webhook secrets at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: suites cannot store secrets or triggers.' },
+  { name: 'SUITE_SCHEDULE_MIN_SECONDS', default: '60', description: 'Shortest interval a suite schedule may fire at (its cron is refused otherwise, 400 invalid_schedule). Lower it for tests only.' },
+  { name: 'PUBLIC_URL', default: '(the request\'s origin, else NODE_URL)', description: 'Where users reach this service (https://ariadne.example.com): the base of report links in commit statuses, Slack messages and suite notifications.' },
+  { name: 'NOTIFY_ATTEMPTS', default: '4', description: 'Tries of one outbound delivery (run callbacks, suite notify targets, GitHub commit statuses) before it is recorded as undelivered.' },
+  { name: 'NOTIFY_BACKOFF_MS', default: '1000', description: 'Wait before the second try of a delivery; doubled before each next one.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
 ];
@@ -122,7 +127,7 @@ export interface Config {
   security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean };
   mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
   limits: { operationTimeoutMs: number; contextCloseTimeoutMs: number; downloads: boolean; downloadMaxBytes: number; maxTabsPerRole: number };
-  cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
+  cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; jobLockMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
   runs: {
     dir: string;
     concurrency: number;
@@ -140,7 +145,9 @@ export interface Config {
   };
   inbox: { smtpPort: number | null; smtpHost: string; domain: string; ttlSeconds: number; maxMessages: number; maxMessageBytes: number };
   /** Saved suites (issue 13): the key their secrets are encrypted with, null when unset. */
-  suites: { secretsKey: Buffer | null };
+  suites: { secretsKey: Buffer | null; scheduleMinSeconds: number };
+  /** Outbound deliveries about runs (issue 13): tries, backoff, the public base of report links. */
+  notify: { attempts: number; backoffMs: number; publicUrl: string };
   nodeId: string;
   logLevel: string;
 }
@@ -332,6 +339,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const heartbeatMs = int('HEARTBEAT_MS', 2000, 100, 300_000);
   if (heartbeatMs * 2 > leaseTtlMs) problems.push(`HEARTBEAT_MS (${heartbeatMs}) must be at most half of LEASE_TTL_MS (${leaseTtlMs})`);
   const nodeUrl = str('NODE_URL', '');
+  const publicUrl = str('PUBLIC_URL', '');
+  if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) problems.push(`PUBLIC_URL=${publicUrl} must be an http(s) URL`);
   if (nodeUrl && !/^https?:\/\/[^/]+/.test(nodeUrl)) problems.push(`NODE_URL=${nodeUrl} must be an http(s) URL`);
 
   const planner = str('FLOW_PLANNER', 'rules');
@@ -370,7 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionMs: int('ACTION_TIMEOUT_MS', 10_000, 100, 120_000),
       navigationMs: int('NAVIGATION_TIMEOUT_MS', 30_000, 100, 300_000),
       snapshotMs: int('SNAPSHOT_TIMEOUT_MS', 15_000, 100, 120_000),
-      describeWaitMs: int('DESCRIBE_WAIT_MS', 2000, 0, 30_000),
+      describeWaitMs: int('DESCRIBE_WAIT_MS', 1000, 0, 30_000),
       shutdownMs: int('SHUTDOWN_TIMEOUT_MS', 15_000, 100, 300_000),
     },
     allowedSchemes,
@@ -404,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseTtlMs,
       heartbeatMs,
       reapIntervalMs: int('REAP_INTERVAL_MS', 2000, 100, 600_000),
+      jobLockMs: int('JOB_LOCK_MS', 30_000, 2_000, 600_000),
       queueMax,
       queueTimeoutSeconds: int('QUEUE_TIMEOUT_SECONDS', 30, 0, 3600),
       workerMode: workerMode as 'inline' | 'off',
@@ -431,7 +441,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMessages: int('INBOX_MAX_MESSAGES', 50, 1, 10_000),
       maxMessageBytes: int('INBOX_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     },
-    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems) },
+    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems), scheduleMinSeconds: int('SUITE_SCHEDULE_MIN_SECONDS', 60, 1, 31_536_000) },
+    notify: { attempts: int('NOTIFY_ATTEMPTS', 4, 1, 10), backoffMs: int('NOTIFY_BACKOFF_MS', 1000, 0, 600_000), publicUrl: publicUrl.replace(/\/+$/, '') },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,
   };

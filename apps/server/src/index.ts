@@ -2,3 +2,5 @@ export * from './config.js';
 export * from './app.js';
 export * from './runtime.js';
 export * from './deps.js';
+export * from './security/report-links.js';
+export * from './report/report-page.js';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, startService, StartupError } from './runtime.js';
+import { claimProcessTempDir } from './temp-dir.js';
 
 // `npm start` ends up here: read the config, start the service, stop it cleanly on
 // SIGINT/SIGTERM (a second signal forces the exit).
@@ -17,12 +18,17 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
+  // Every temp file of this process and its browsers under STATE_DIR/tmp/<pid> (temp-dir.ts).
+  const temp = claimProcessTempDir(config.stateDir);
+  process.env.TMPDIR = temp.dir;
+  if (temp.removed.length) logger.info({ dirs: temp.removed }, 'removed the temp dirs of servers that did not stop cleanly');
   let service;
   try {
     service = await startService(config, logger);
   } catch (err) {
     if (err instanceof StartupError) {
       logger.fatal(err.message);
+      temp.remove();
       process.stderr.write(`\nAriadne could not start: ${err.message}\n`);
       process.exit(1);
     }
@@ -39,7 +45,7 @@ async function main(): Promise<void> {
     }
     firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
-    service.close().then(() => process.exit(0), (err) => {
+    service.close().then(() => { temp.remove(); process.exit(0); }, (err) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     });

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { mapStrings, redactRequestUrl, redactText } from './security/redact.js';
+import { logRedaction } from './security/redact.js';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createRedis, SessionStore, startEmbeddedRedis, TenantQuotas, type EmbeddedRedis } from '@ariadne/cluster';
+import { createRedis, QUEUES, SessionStore, startEmbeddedRedis, TenantQuotas, type EmbeddedRedis } from '@ariadne/cluster';
 import { BrowserPool, SessionManager } from '@ariadne/pool';
 import { InboxStore, startSmtpServer } from '@ariadne/inbox';
 import { createEgressFetch, EgressPolicy, EgressProxy } from '@ariadne/egress';
 import { limitsFor, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { joinCluster, type ClusterNode } from './cluster.js';
+import { suiteScheduleProcessor } from './suite-schedules.js';
 import { Metrics } from './metrics.js';
 import type { ServerDeps } from './deps.js';
 
@@ -39,14 +40,9 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   return pino({
     level: config.logLevel,
     base: { node: config.nodeId },
-    redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
-    serializers: {
-      // Never log an API key passed as ?token= (also percent-encoded: the query is decoded first).
-      req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: redactRequestUrl(req.url) }),
-      // URLs with user-info or query values and typed values (call logs) never reach a log line.
-      msg: (msg: unknown) => (typeof msg === 'string' ? redactText(msg) : msg),
-    },
-    formatters: { log: (obj) => mapStrings(obj, redactText) as Record<string, unknown> },
+    // Keys, tokens (also ?token=), Authorization and cookies, URL user-info and query
+    // values, typed values: see logRedaction (shared with the standalone worker).
+    ...logRedaction(),
   }, destination);
 }
 
@@ -192,6 +188,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
   }
 
+  // Schedule ticks start runs through a queue client of their own, closed after the workers.
+  const schedules = suiteScheduleProcessor(deps, logger);
+  cleanups.push(() => schedules.close());
   // Shutdown runs these in reverse: HTTP first, then intake, sessions, membership.
   cleanups.push(async () => cluster?.leave());
   cleanups.push(async () => cluster?.stopIntake());
@@ -207,7 +206,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   ownPorts.add(Number(new URL(url).port));
   const nodeUrl = config.cluster.nodeUrl || url.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1');
   try {
-    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics, egressFetch });
+    cluster = await joinCluster({ config, redisUrl, redis, store, pool, sessions, logger, nodeUrl, metrics, egressFetch, processors: { [QUEUES.schedules]: { concurrency: 2, processor: schedules.processor } } });
     deps.cluster = cluster;
   } catch (err) {
     await undo();

@@ -1,1 +1,2 @@
 export * from './workers.js';
+export * from './logger.js';

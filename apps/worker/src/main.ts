@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { pino } from 'pino';
 import { createRedis } from '@ariadne/cluster';
 import { startWorkers } from './workers.js';
+import { createWorkerLogger } from './logger.js';
 
 // Standalone worker process: `REDIS_URL=redis://... node apps/worker/dist/main.js`.
 // Run it when the servers use WORKER_MODE=off. It reads the same variables as the
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     process.stderr.write('The standalone worker needs REDIS_URL (the Redis the servers use).\n');
     process.exit(2);
   }
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'worker' } });
+  const logger = createWorkerLogger();
   const redis = createRedis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 3 });
   await redis.connect();
   const heartbeatMs = int('HEARTBEAT_MS', 2000);
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     leaseTtlMs: int('LEASE_TTL_MS', 10_000),
     graceMs: heartbeatMs * 2,
     reapIntervalMs: int('REAP_INTERVAL_MS', 2000),
+    jobLockMs: int('JOB_LOCK_MS', 30_000),
     shutdownMs: int('SHUTDOWN_TIMEOUT_MS', 15_000),
     logger,
   });

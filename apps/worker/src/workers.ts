@@ -15,6 +15,8 @@ export interface WorkerHostOptions {
   leaseTtlMs: number;
   graceMs: number;
   reapIntervalMs: number;
+  /** A worker's lock on a job; a job whose worker died is noticed within half of it after it lapses. */
+  jobLockMs?: number;
   shutdownMs: number;
   /** Extra processors by queue name (flow runs are added by the flows package). */
   processors?: Partial<Record<string, { processor: Processor; concurrency: number }>>;
@@ -53,8 +55,10 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       connection: conn(),
       prefix,
       concurrency: p.concurrency,
-      // A job whose worker died is noticed within this interval and retried elsewhere.
-      stalledInterval: 15_000,
+      // A job whose worker died keeps its lock until it lapses, is noticed as stalled within
+      // half a lock more, and is retried elsewhere.
+      lockDuration: opts.jobLockMs ?? 30_000,
+      stalledInterval: Math.round((opts.jobLockMs ?? 30_000) / 2),
       maxStalledCount: 2,
       autorun: true,
     });

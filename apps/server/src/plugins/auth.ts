@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '@ariadne/schema';
+import type { SignedLinkGrant } from '../security/report-links.js';
 
 // API keys → tenants, checked in ONE place for every request whatever its headers:
 // a WebSocket upgrade is authenticated here too, so a keyless upgrade is refused with
@@ -11,6 +12,8 @@ import { AppError } from '@ariadne/schema';
 declare module 'fastify' {
   interface FastifyRequest {
     tenant: string;
+    /** Set when the request was let in by a signed report link instead of a key. */
+    signedLink: SignedLinkGrant | null;
   }
 }
 
@@ -34,6 +37,11 @@ export function makeAuthenticator(keys: Map<string, string>): (header: string | 
 const ALWAYS_PUBLIC = new Set(['/healthz', '/readyz']);
 /** Deploy webhooks: no key, authenticated by the trigger's signature over the body (routes/hooks.ts). */
 const SIGNED_ROUTES = new Set(['/v1/hooks/:hookId']);
+/**
+ * GET routes a signed, expiring link opens without a key (routes/report.ts): the run's
+ * HTML report and the screenshots it embeds. A key in the header works as everywhere.
+ */
+export const SIGNED_LINK_ROUTES = new Set(['/v1/runs/:id/report', '/v1/runs/:id/artifacts/:name']);
 /** Public only with METRICS_PUBLIC=1 (scrapers, load-balancer checks). */
 const METRICS_ROUTES = new Set(['/metrics', '/v1/pressure']);
 /** WebSocket routes: browsers cannot set headers on a WebSocket, so ?token= is accepted on the upgrade. */
@@ -43,6 +51,8 @@ const QUERY_TOKEN_PAGES = new Set(['/v1/sessions/:id/live']);
 
 export interface AuthOptions {
   metricsPublic?: boolean;
+  /** Checks ?exp=&sig= on SIGNED_LINK_ROUTES: the run's tenant, or throws 401. */
+  verifyLink?: (request: FastifyRequest, route: string) => Promise<{ tenant: string; grant: SignedLinkGrant }>;
 }
 
 export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): boolean {
@@ -53,6 +63,7 @@ export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): 
 export function registerAuth(app: FastifyInstance, keys: Map<string, string>, opts: AuthOptions = {}): void {
   const authenticate = makeAuthenticator(keys);
   app.decorateRequest('tenant', '');
+  app.decorateRequest('signedLink', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // routeOptions.url is the matched route pattern (undefined for an unknown route,
     // which needs a key too: no route probing without one).
@@ -64,6 +75,15 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>, op
       throw new AppError('invalid_request', 'This route does not accept a WebSocket upgrade.');
     }
     if (isPublicRoute(route, opts)) return;
+    // A keyless GET carrying a signature on a signed-link route: the link decides (never
+    // on an upgrade; in open mode there is nothing to check).
+    if (route && SIGNED_LINK_ROUTES.has(route) && request.method === 'GET' && !upgrading && keys.size > 0
+      && !request.headers.authorization && opts.verifyLink && hasSignature(request.url)) {
+      const { tenant, grant } = await opts.verifyLink(request, route);
+      request.tenant = tenant;
+      request.signedLink = grant;
+      return;
+    }
     const header = request.headers.authorization ?? (queryTokenAllowed(request, route) ? tokenFromQuery(request.url) : undefined);
     const tenant = authenticate(header);
     if (!tenant) throw new AppError('unauthorized', 'Missing or invalid API key: send Authorization: Bearer <key>.');
@@ -77,6 +97,11 @@ function queryTokenAllowed(request: FastifyRequest, route: string | undefined): 
   // request.ws: this request arrived as a real upgrade (set by @fastify/websocket).
   if (WEBSOCKET_ROUTES.has(route)) return (request as FastifyRequest & { ws?: boolean }).ws === true;
   return QUERY_TOKEN_PAGES.has(route) && request.method === 'GET';
+}
+
+function hasSignature(url: string): boolean {
+  const i = url.indexOf('?');
+  return i >= 0 && new URLSearchParams(url.slice(i + 1)).has('sig');
 }
 
 function tokenFromQuery(url: string): string | undefined {

@@ -7,10 +7,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { bullPrefix } from '@ariadne/cluster';
 import { AppError, ErrorResponse, RoleSpec } from '@ariadne/schema';
-import { followRun, RunService, RunStore, runView, SAFE_ARTIFACT, TERMINAL, toJUnit, toPlaywrightSpec, type RunStatus, type StoredEvent, type SubmitBody } from '@ariadne/flows';
+import { followRun, RunService, RunStore, runView, SAFE_ARTIFACT, TERMINAL, toJUnit, toPlaywrightSpec, type RunRecord, type RunStatus, type StoredEvent, type SubmitBody } from '@ariadne/flows';
 import type { WebSocket } from 'ws';
+import { secretsBox } from '@ariadne/suites';
 import type { ServerDeps } from '../deps.js';
 import { FORWARDED_HEADER, forwardHeaders } from '../plugins/forward.js';
+import { SignedLinkQuery } from './report.js';
 
 // Flow runs: POST a plan, it runs as a BullMQ job on a worker with its own leases;
 // read its status and report (JSON, JUnit XML), cancel it, download its artifacts.
@@ -28,6 +30,7 @@ export const RunOptions = Type.Object({
   maxTokensPerRun: Type.Optional(Type.Integer({ minimum: 1000, maximum: 1_000_000_000 })),
   caseTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
   runTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'A failed case is tried again this many times, each in a fresh browser context starting from the cookies, storage and URL the case started with (default 0). A case that passes only then is reported flaky (case status, totals.flaky, JUnit), never passed.' })),
 }, { additionalProperties: false, description: 'Per-run limits; each is capped by the server\'s RUN_* settings.' });
 
 export const CreateRunBody = Type.Object({
@@ -39,7 +42,8 @@ export const CreateRunBody = Type.Object({
   baseUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Model API base URL (OpenAI-compatible servers: Ollama, vLLM, LM Studio).' })),
   variables: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][\\w.-]*$' }), Type.String({ maxLength: 10_000 }), { maxProperties: 200 })),
   roles: Type.Optional(Type.Array(RoleSpec, { maxItems: 16, description: 'Context settings for roles the plan uses.' })),
-  callbackUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'http(s) URL the final report is POSTed to.' })),
+  callbackUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'http(s) URL the final report is POSTed to, signed (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">) and tried again with backoff; every try is listed in the run\'s deliveries.' })),
+  callbackSecret: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'Signs the callback (write-only). Left out: the service generates one and answers it once, as callbackSecret in the 202 answer.' })),
   replayOf: Type.Optional(Type.String({ maxLength: 64, description: 'Re-run the recorded actions of this run without the planner; steps whose locator no longer resolves are redone by the planner (self-healing).' })),
   options: Type.Optional(RunOptions),
 }, { additionalProperties: false });
@@ -64,6 +68,16 @@ const RunViewSchema = Type.Object({
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   totals: Type.Optional(Type.Any()),
   report: Type.Optional(Type.Any({ description: 'The JSON report: cases, steps (action, ref, verified locator, timing, screenshot, error), assertions, durations, counts.' })),
+  deliveries: Type.Optional(Type.Array(Type.Object({
+    kind: Type.String({ description: 'callback, webhook, slack or github_status.' }),
+    event: Type.String(),
+    url: Type.String({ description: 'Where it went (a Slack URL shows its origin only).' }),
+    state: Type.Optional(Type.String({ description: 'GitHub statuses: the state posted.' })),
+    suiteRun: Type.Optional(Type.String()),
+    delivered: Type.Boolean(),
+    attempts: Type.Array(Type.Object({ at: Type.String(), durationMs: Type.Integer(), status: Type.Optional(Type.Integer()), error: Type.Optional(Type.String()) })),
+  }), { description: 'Outbound deliveries about this run, oldest first, with every try (never a secret or token).' })),
+  callbackSecret: Type.Optional(Type.String({ description: 'Only in the 202 answer of a run with a callbackUrl and no callbackSecret: the generated signing secret, shown once.' })),
   links: Type.Record(Type.String(), Type.String()),
 });
 
@@ -94,16 +108,29 @@ async function withRunQuota<T extends { id: string }>(deps: ServerDeps, store: R
   }
 }
 
+/** Submits runs counted against the tenant's max_runs, as POST /v1/runs does (suites, schedules). */
+export function quotaSubmitter(deps: ServerDeps, store: RunStore, runs: RunService): { submit(tenant: string, body: SubmitBody): Promise<RunRecord> } {
+  return { submit: (tenant, body) => withRunQuota(deps, store, tenant, () => runs.submit(tenant, body)) };
+}
+
 function baseUrlOf(req: FastifyRequest): string {
   return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
 }
 
 const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.zip': 'application/zip', '.json': 'application/json' };
 
+/**
+ * The run store as every part of the server opens it: with SECRETS_KEY, a run's own secrets
+ * (API key, callback secret) are sealed at rest and opened again here.
+ */
+export function runStoreFor(redis: ServerDeps['redis'], config: ServerDeps['config']): RunStore {
+  return new RunStore(redis, config.redisPrefix, config.runs.retentionSeconds, secretsBox(config.suites.secretsKey));
+}
+
 /** The run store and service as /v1/runs uses them (saved suites submit through one too). */
 export function createRunService(deps: ServerDeps): { store: RunStore; runs: RunService } {
   const { config } = deps;
-  const store = new RunStore(deps.redis, config.redisPrefix, config.runs.retentionSeconds);
+  const store = runStoreFor(deps.redis, config);
   const runs = new RunService(
     store,
     // BullMQ needs a connection that waits for Redis instead of failing fast.
@@ -116,6 +143,7 @@ export function createRunService(deps: ServerDeps): { store: RunStore; runs: Run
     { planner: config.runs.planner, anthropic: config.runs.anthropic, openai: config.runs.openai },
     config.allowedSchemes,
     deps.egress?.policy,
+    secretsBox(config.suites.secretsKey),
   );
   return { store, runs };
 }
@@ -216,7 +244,7 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     },
   }, async (req, reply) => {
     const rec = await withRunQuota(deps, store, req.tenant, () => runs.submit(req.tenant, req.body as SubmitBody));
-    return reply.status(202).send(runView(rec, baseUrlOf(req), false));
+    return reply.status(202).send({ ...runView(rec, baseUrlOf(req), false), ...(rec.callbackSecret ? { callbackSecret: rec.callbackSecret } : {}) });
   });
 
   app.get('/v1/runs', {
@@ -237,7 +265,10 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
 
   app.get('/v1/runs/:id', {
     schema: { tags: ['runs'], summary: 'A run: status and, once it has steps, its JSON report', params: IdParams, response: { 200: RunViewSchema, ...errors } },
-  }, async (req) => runView(await runs.get(req.tenant, req.params.id), baseUrlOf(req), true));
+  }, async (req) => {
+    const rec = await runs.get(req.tenant, req.params.id);
+    return runView(rec, baseUrlOf(req), true, await store.deliveries(rec.id).catch(() => []));
+  });
 
   app.delete('/v1/runs/:id', {
     schema: { tags: ['runs'], summary: 'Cancel a run (queued: removed; running: stopped at its next step)', params: IdParams, response: { 202: RunViewSchema, ...errors } },
@@ -263,7 +294,7 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
     if (!TERMINAL.includes(rec.status) || !rec.report) {
       throw new AppError('run_finished', `Run ${rec.id} is ${rec.status}: the spec is made from a finished run.`, { runId: rec.id, status: rec.status });
     }
-    if (!rec.report.cases.some((c) => c.status === 'passed')) {
+    if (!rec.report.cases.some((c) => c.status === 'passed' || c.status === 'flaky')) {
       throw new AppError('no_passing_cases', `Run ${rec.id} has no passing case to export.`, { runId: rec.id, status: rec.status });
     }
     const roles = [...new Set(rec.report.cases.flatMap((c) => c.steps.map((s) => s.role)))];
@@ -276,8 +307,9 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
   app.get('/v1/runs/:id/artifacts/:name', {
     schema: {
       tags: ['runs'],
-      summary: 'A screenshot or Playwright trace of a run (names are in the report)',
+      summary: 'A screenshot or Playwright trace of a run (names are in the report); the HTML report embeds its screenshots with signed URLs',
       params: Type.Object({ id: Type.String({ maxLength: 64 }), name: Type.String({ maxLength: 128 }) }),
+      querystring: SignedLinkQuery,
       response: { 200: Type.String({ description: 'image/jpeg or application/zip (fetched from the node that ran the run)' }), ...errors, 502: ErrorResponse },
     },
   }, async (req, reply) => {
