@@ -109,6 +109,11 @@ export async function startStaticServer() {
   const server = createServer(async (req, res) => {
     try {
       const { pathname, searchParams } = new URL(req.url ?? '/', 'http://x');
+      if (pathname === '/app/api/banner') {
+        // The fixture shop's announcement (tests/fixtures/app/app.js): none.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"text":""}');
+      }
       if (pathname === '/slow') {
         // As tests/helpers/fixture-server.ts: answers after ?ms= (for settle figures).
         await new Promise((r) => setTimeout(r, Math.min(Number(searchParams.get('ms') ?? 300), 30_000)));
@@ -250,4 +255,81 @@ export function machineLine() {
     load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   } catch { /* not Linux */ }
   return `node ${process.version}, ${new Date().toISOString()}${load ? `, load average ${load}` : ''}`;
+}
+
+// ---- The run({ quick }) contract of bench/run-all.mjs ----------------------------------
+// A measurement module exports `async function run({ quick })` returning `{ rows, notes? }`;
+// every row is one figure: { measurement, variant, against?: 'ariadne' | 'raw' | 'playwright-mcp',
+// n?, median?, p90?, min?, unit?: 'ms', ratio?, ratioTo?, value?, note? }. run-all.mjs writes
+// them as JSON and a Markdown table; run as a script, a module prints its own tables.
+
+/** True when the module with this import.meta.url is the script node was started with. */
+export function isMain(metaUrl) {
+  return Boolean(process.argv[1]) && fileURLToPath(metaUrl) === path.resolve(process.argv[1]);
+}
+
+/**
+ * A measurement module started as a script: run({ quick }) (--quick or BENCH_QUICK=1), print
+ * its rows unless it prints its own tables, exit 1 on an error, and then leave: a stopped
+ * service's client handles must not keep node running. Imported, it does nothing.
+ */
+export function runAsScript(metaUrl, run, { print = true } = {}) {
+  if (!isMain(metaUrl)) return;
+  run({ quick: quickArg() })
+    .then(({ rows }) => { if (print) printRows(rows); })
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(() => process.exit());
+}
+
+/** `--quick` on the command line (or BENCH_QUICK=1). */
+export const quickArg = () => process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+/** The 1-, 5- and 15-minute load averages (Linux), or null. */
+export function loadAverage() {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+/** A timing row from samples (ms): median, p90, min, and the ratio of medians to a baseline's samples. */
+export function timingRow(measurement, variant, against, samples, { baseline, ratioTo, note } = {}) {
+  const row = { measurement, variant, against, n: samples.length, median: round(median(samples)), p90: round(p90(samples)), min: round(min(samples)), unit: 'ms' };
+  if (baseline?.length) {
+    row.ratio = Number((median(samples) / median(baseline)).toFixed(2));
+    row.ratioTo = ratioTo;
+  }
+  if (note) row.note = note;
+  return row;
+}
+
+/** A single-value row (a count, tokens, a hit rate). */
+export const valueRow = (measurement, variant, against, value, note) => ({ measurement, variant, against, value, ...(note ? { note } : {}) });
+
+const round = (x) => (Number.isFinite(x) ? Math.round(x * 10) / 10 : null);
+
+/** Print contract rows as a plain-text table (what a module run as a script shows). */
+export function printRows(rows) {
+  table(['measurement', 'variant', 'against', 'n', 'median', 'p90', 'min', 'ratio', 'value / note'], rows.map((r) => [
+    r.measurement ?? '', r.variant ?? '', r.against ?? '', r.n ?? '', fmtOr(r.median), fmtOr(r.p90), fmtOr(r.min),
+    r.ratio !== undefined ? `${r.ratio}${r.ratioTo ? ` × ${r.ratioTo}` : ''}` : '',
+    [r.value, r.note].filter((x) => x !== undefined && x !== '').join(' · '),
+  ]));
+}
+const fmtOr = (x) => (typeof x === 'number' ? fmt(x) : '');
+
+/** The browser a raw playwright-core baseline drives: the pool's flags, marked for the leak check. */
+export async function launchRawBrowser(marker) {
+  const [{ chromium }, { CHROMIUM_FLAGS }] = await Promise.all([import('playwright-core'), import('@ariadne/pool')]);
+  // Playwright's own signal handlers would close every browser of this process and exit
+  // before the bench's cleanup ran: the bench handles signals.
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [...CHROMIUM_FLAGS, marker],
+    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+  });
 }

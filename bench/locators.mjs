@@ -6,15 +6,17 @@
 // (baseline.ms); both are server-side, so HTTP is out of both figures. Prints medians
 // per page and overall, and the ratio of medians. Figures only, nothing asserted.
 //
-//   npx tsc -b && node bench/locators.mjs [--rounds=3] [--per-page=10]
+//   npx tsc -b && node bench/locators.mjs [--rounds=3] [--per-page=10] [--pages=a.html,b.html] [--quick]
+//   import { run } from './locators.mjs'; await run({ quick }) → { rows, notes }
 
 import { performance } from 'node:perf_hooks';
-import { checkNoLeftovers, fmt, intArg, machineLine, median, onCleanup, startBenchService, startStaticServer, table } from './lib.mjs';
+import { checkNoLeftovers, fmt, intArg, loadAverage, runAsScript, machineLine, median, p90, min, onCleanup, startBenchService, startStaticServer, table, timingRow } from './lib.mjs';
 import { targetsOf } from './exploration.mjs';
 
-const ROUNDS = intArg('rounds', 3);
-const PER_PAGE = intArg('per-page', 10);
-const PAGES = ['robust.html', 'products.html', 'loc-near-duplicates.html', 'loc-webcomponents.html', 'loc-framework-ids.html', 'loc-bootstrap.html', 'large.html?n=2000'];
+const ALL_PAGES = ['robust.html', 'products.html', 'loc-near-duplicates.html', 'loc-webcomponents.html', 'loc-framework-ids.html', 'loc-bootstrap.html', 'large.html?n=2000'];
+// --pages=products.html,large.html?n=2000 (a subset; names as above)
+const pagesArg = process.argv.find((a) => a.startsWith('--pages='));
+const PAGES = pagesArg ? pagesArg.slice('--pages='.length).split(',').filter(Boolean) : ALL_PAGES;
 
 async function call(base, method, path, body) {
   const res = await fetch(base + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -28,7 +30,14 @@ function spread(list, n) {
   return Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
 }
 
-async function main() {
+const row = (variant, samples, baseline, note) => timingRow('verified locators per element (server-side)', variant, 'normalize()', samples, { ...(baseline ? { baseline, ratioTo: 'normalize()' } : {}), ...(note ? { note } : {}) });
+
+/** The measurement, as the bench aggregator (bench/run-all.mjs) calls it. */
+export async function run({ quick = false, log = console.log } = {}) {
+  const ROUNDS = quick ? 1 : intArg('rounds', 3);
+  const PER_PAGE = quick ? 4 : intArg('per-page', 10);
+  const out = [];
+  const notes = [];
   const markers = new Set();
   let svc = null;
   let fixtures = null;
@@ -37,8 +46,9 @@ async function main() {
     await fixtures?.close().catch(() => {});
     await checkNoLeftovers(markers);
   });
-  console.log(`locators vs normalize(): ${PAGES.length} pages, up to ${PER_PAGE} targets each, ${ROUNDS} rounds (+1 warm-up)`);
-  console.log(machineLine());
+  log(`locators vs normalize(): ${PAGES.length} pages, up to ${PER_PAGE} targets each, ${ROUNDS} rounds (+1 warm-up)`);
+  log(machineLine());
+  const loadBefore = loadAverage();
   try {
     fixtures = await startStaticServer();
     svc = await startBenchService();
@@ -76,6 +86,7 @@ async function main() {
         }
       }
       rows.push([page, targets.length, fmt(median(one)), fmt(median(five)), fmt(median(norm)), (median(one) / median(norm)).toFixed(2), (median(five) / median(norm)).toFixed(2)]);
+      out.push(row(`${page}, max=1`, one, norm), row(`${page}, max=5`, five, norm), row(`${page}, Playwright normalize()`, norm));
       all.one.push(...one);
       all.five.push(...five);
       all.norm.push(...norm);
@@ -83,15 +94,19 @@ async function main() {
       all.ratios5.push(...r5);
     }
     rows.push(['all', all.one.length / ROUNDS, fmt(median(all.one)), fmt(median(all.five)), fmt(median(all.norm)), (median(all.one) / median(all.norm)).toFixed(2), (median(all.five) / median(all.norm)).toFixed(2)]);
-    console.log('\nmedian ms per element, server-side (ratio = our median / normalize() median)');
+    out.push(row('all pages, max=1', all.one, all.norm, `median of per-element ratios ${median(all.ratios1).toFixed(2)}`), row('all pages, max=5', all.five, all.norm, `median of per-element ratios ${median(all.ratios5).toFixed(2)}`), row('all pages, Playwright normalize()', all.norm));
+    const loadAfter = loadAverage();
+    const la = (l) => (l ? l.join(' ') : 'n/a');
+    notes.push(`load average ${la(loadBefore)} before, ${la(loadAfter)} after (2 shared cores)`);
+    log('\nmedian ms per element, server-side (ratio = our median / normalize() median)');
     table(['page', 'targets', 'ours max=1', 'ours max=5', 'normalize()', 'ratio max=1', 'ratio max=5'], rows);
-    console.log(`median of per-element ratios: max=1 ${median(all.ratios1).toFixed(2)}, max=5 ${median(all.ratios5).toFixed(2)}; wall ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(`median of per-element ratios: max=1 ${median(all.ratios1).toFixed(2)}, max=5 ${median(all.ratios5).toFixed(2)}; wall ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(`load average ${la(loadBefore)} before, ${la(loadAfter)} after`);
+    return { rows: out, notes };
   } finally {
     await cleanup();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+// As a script it prints its own tables; the rows are for bench/run-all.mjs.
+runAsScript(import.meta.url, run, { print: false });

@@ -6,7 +6,10 @@
 //  2. Per-call latency of the same operations through MCP (Streamable HTTP at /mcp, and
 //     stdio via `ariadne mcp`) vs REST, interleaved rounds, medians and p90.
 //
-//   npx tsc -b && node bench/mcp.mjs [--iterations=20]
+// (Playwright MCP itself, @playwright/mcp, is measured beside Ariadne and raw
+// playwright-core in lease-latency, snapshot-latency and snapshot-settle.)
+//
+//   npx tsc -b && node bench/mcp.mjs [--iterations=20] [--quick]
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +17,10 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { checkNoLeftovers, fmt, intArg, machineLine, median, onCleanup, p90, startBenchService, startStaticServer, table } from './lib.mjs';
+import {
+  checkNoLeftovers, fmt, intArg, runAsScript, machineLine, median, onCleanup, p90, startBenchService, startStaticServer, table,
+  timingRow, valueRow,
+} from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED_TOKENS = 2100;
@@ -42,8 +48,9 @@ async function rest(base, method, p, body) {
   return { ms: performance.now() - t0, json: text ? JSON.parse(text) : null };
 }
 
-async function main() {
-  const ITERATIONS = intArg('iterations', 20);
+export async function run({ quick = false } = {}) {
+  const ITERATIONS = intArg('iterations', quick ? 5 : 20);
+  const out = [];
   const markers = new Set();
   let svc = null;
   let fixtures = null;
@@ -85,7 +92,9 @@ async function main() {
       all += t;
       if (['resolve_container', 'inspect_pattern', 'extract_anchors'].includes(name)) explore += t;
       rows.push([`${name}${args.level ? ` (level ${args.level})` : ''}`, String(text.length), String(t)]);
+      out.push(valueRow('Ariadne MCP: seed-000 walk, tokens per tool result', `${name}${args.level ? ` (level ${args.level})` : ''}`, 'ariadne', t));
     }
+    out.push(valueRow('Ariadne MCP: seed-000 walk, tokens per tool result', 'container + pattern + anchors', 'ariadne', explore, `seed 000: ~${SEED_TOKENS}`));
     rows.push(['container + pattern + anchors', '', String(explore)]);
     rows.push(['whole walk (with snapshot and locators)', '', String(all)]);
     rows.push(['seed 000 (container + pattern + anchors)', '', `~${SEED_TOKENS}`]);
@@ -127,16 +136,19 @@ async function main() {
     for (const [name] of ops) {
       const s = samples.get(name);
       lat.push([name, `${fmt(median(s.rest))} / ${fmt(p90(s.rest))}`, `${fmt(median(s.http))} / ${fmt(p90(s.http))}`, `${fmt(median(s.stdio))} / ${fmt(p90(s.stdio))}`, `+${fmt(median(s.http) - median(s.rest))}`]);
+      const M = `Ariadne MCP vs REST: ${name}`;
+      out.push(timingRow(M, 'REST', 'ariadne', s.rest, { baseline: s.rest, ratioTo: 'REST' }));
+      out.push(timingRow(M, 'MCP Streamable HTTP (/mcp)', 'ariadne', s.http, { baseline: s.rest, ratioTo: 'REST' }));
+      out.push(timingRow(M, 'MCP stdio (ariadne mcp)', 'ariadne', s.stdio, { baseline: s.rest, ratioTo: 'REST' }));
     }
     console.log(`\n2. Latency per call, ms, median / p90 over ${ITERATIONS} interleaved rounds (MCP includes its text rendering):`);
     table(['operation', 'REST', 'MCP HTTP (/mcp)', 'MCP stdio', 'MCP HTTP − REST (median)'], lat);
     await rest(base, 'DELETE', `/v1/sessions/${sid}`);
+    return { rows: out };
   } finally {
     await cleanup();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+// As a script it prints its own tables; the rows are for bench/run-all.mjs.
+runAsScript(import.meta.url, run, { print: false });
