@@ -22,6 +22,7 @@ export async function run({ quick = false } = {}) {
   const ITERATIONS = intArg('iterations', quick ? 8 : 30);
   const RUNS = intArg('runs', quick ? 20 : 50);
   const WARMUP = 2;
+  const IDLE_BEFORE_MS = 150;
   const MARKER = `--ariadne-bench=${process.pid}-settle`;
   const markers = new Set([MARKER]);
   let svc = null;
@@ -116,6 +117,12 @@ export async function run({ quick = false } = {}) {
     for (let round = 0; round < ITERATIONS + WARMUP; round++) {
       for (let k = 0; k < names.length; k++) {
         const name = names[(round + k) % names.length];
+        // Every variant starts from a page left alone for a while: a click right after
+        // the previous click on the same page took 5–10 ms longer (the cyclic order put
+        // "raw click alone" always right behind "raw click + ariaSnapshot" on the raw page).
+        // The pause is jittered over a frame or two: a click waits for animation frames, so
+        // a fixed pause would sample each variant at one phase of the frame clock.
+        await new Promise((r) => setTimeout(r, IDLE_BEFORE_MS + Math.random() * 34));
         const ms = await variants[name]();
         if (round >= WARMUP) times[name].push(ms);
       }
