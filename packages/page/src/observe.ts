@@ -24,7 +24,7 @@ export function consoleView(state: PageState, opts: ListOptions & { level?: stri
   }
   return {
     entries, total: all.length, omitted, dropped: state.console.dropped,
-    ...(state.consolePauses ? { paused: { pauses: state.consolePauses, pausedMs: state.consolePausedMs } } : {}),
+    ...(state.consolePauses ? { paused: { pauses: state.consolePauses, pausedMs: state.consolePausedMs, droppedInPage: state.consoleDroppedInPage } } : {}),
   };
 }
 

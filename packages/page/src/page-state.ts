@@ -100,6 +100,7 @@ function consoleLimiter(limit: number): void {
   let start = 0;
   let count = 0;
   let dropped = 0;
+  let total = 0;
   let timer: ReturnType<typeof setTimeout> | 0 = 0;
   for (const m of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'count', 'timeLog', 'assert', 'group', 'groupCollapsed']) {
     const orig = c[m];
@@ -109,10 +110,13 @@ function consoleLimiter(limit: number): void {
       if (now - start >= 1000) { start = now; count = 0; }
       if (++count <= limit) return (orig as (...a: unknown[]) => unknown).apply(this, args);
       dropped++;
+      total++;
       if (!timer) {
         timer = setTimeout(() => {
           timer = 0;
-          warn(`[ariadne] ${dropped} console messages dropped: this page logs more than ${limit} per second.`);
+          // The running total too: a marker that is not captured (the capture may be paused
+          // just then) loses no count, the next one carries it.
+          warn(`[ariadne] ${dropped} console messages dropped (${total} in all): this page logs more than ${limit} per second.`);
           dropped = 0;
         }, 1000);
       }
@@ -122,6 +126,7 @@ function consoleLimiter(limit: number): void {
 }
 
 const limitedContexts = new WeakSet<object>();
+const LIMITER_MARKER = /^\[ariadne\] \d+ console messages dropped \((\d+) in all\)/;
 
 export class PageState extends EventEmitter<PageEvents> {
   readonly console = new RingBuffer<ConsoleEntry>(LOG_LIMITS.consoleEntries, LOG_LIMITS.consoleBytes, (e) => 64 + e.text.length + (e.location?.length ?? 0));
@@ -210,11 +215,36 @@ export class PageState extends EventEmitter<PageEvents> {
   private consoleWindow = { start: 0, count: 0 };
   consolePauses = 0;
   consolePausedMs = 0;
+  /** Console calls the in-page limiter dropped, by document (from its markers' running totals). */
+  private readonly droppedInPage = new Map<string, number>();
   private consolePaused = false;
+
+  private droppedInPageBefore = 0;
+
+  /** Console calls dropped inside the page by the limiter, as its markers have told so far. */
+  get consoleDroppedInPage(): number {
+    let n = this.droppedInPageBefore;
+    for (const v of this.droppedInPage.values()) n += v;
+    return n;
+  }
+
+  /** A limiter's running total, per document (a new document's limiter counts from 0). */
+  private countDroppedInPage(key: string, total: number): void {
+    this.droppedInPage.set(key, Math.max(this.droppedInPage.get(key) ?? 0, total));
+    // Bounded: documents long gone are folded into one number.
+    if (this.droppedInPage.size > 64) {
+      const [oldest, n] = this.droppedInPage.entries().next().value as [string, number];
+      this.droppedInPage.delete(oldest);
+      this.droppedInPageBefore += n;
+    }
+  }
 
   private readonly onConsole = (msg: ConsoleMessage): void => {
     const loc = msg.location();
-    this.pushConsole(msg.type(), msg.text(), loc.url ? `${clip(loc.url, 300)}:${loc.lineNumber}` : undefined);
+    const text = msg.text();
+    this.pushConsole(msg.type(), text, loc.url ? `${clip(loc.url, 300)}:${loc.lineNumber}` : undefined);
+    const marker = text.startsWith('[ariadne] ') ? LIMITER_MARKER.exec(text) : null;
+    if (marker) this.countDroppedInPage(`${this.navEpoch}|${loc.url}`, Number(marker[1]));
     // Playwright keeps every console argument's handle alive until the document goes
     // away: on a page that logs without end that alone grew the server by gigabytes.
     for (const arg of msg.args()) void arg.dispose().catch(() => {});
