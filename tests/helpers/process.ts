@@ -162,6 +162,21 @@ export interface SpawnOptions {
 }
 
 export async function spawnServer(opts: SpawnOptions = {}): Promise<ServerProcess> {
+  // A port found free can be taken before the server binds it (an outgoing connection of
+  // any process may get it as its ephemeral port: seen under load as EADDRINUSE). Then
+  // the server refuses to start, and it is started again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnServerOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof PortTakenError)) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(tmpdir(), 'ariadne-proc-state-'));
   const tmpDir = opts.tmpDir ?? mkdtempSync(path.join(tmpdir(), 'ariadne-proc-tmp-'));
   const port = await freePort();
@@ -232,7 +247,8 @@ export async function spawnServer(opts: SpawnOptions = {}): Promise<ServerProces
     await exited;
     if (!opts.tmpDir) rmSync(tmpDir, { recursive: true, force: true });
     if (!opts.stateDir) rmSync(stateDir, { recursive: true, force: true });
-    throw new Error(`${(err as Error).message}\n${out.slice(-3000)}`);
+    const taken = new RegExp(`EADDRINUSE[^\\n]*:${port}\\b`).test(out);
+    throw new (taken ? PortTakenError : Error)(`${(err as Error).message}\n${out.slice(-3000)}`);
   }
   return proc;
 }
