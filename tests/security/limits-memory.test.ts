@@ -85,10 +85,16 @@ describe('a console flood', () => {
     expect(bytes).toBeLessThanOrEqual(512 * 1024);
     expect(log.body.entries.length).toBeLessThan(1000);
 
-    // Console handles are released as they come: no growth by the thousands. (Releases are
-    // asynchronous: on a loaded machine a backlog builds up for a moment and drains; before
-    // the fix it only grew.)
-    await waitUntil(() => playwrightObjects() - objectsAtStart < 2000, 15_000, `console handles to be released (${playwrightObjects() - objectsAtStart} more than at the start)`, 250);
+    // Console handles are released as they come: no pile-up. Before the fix every console
+    // argument's handle was kept, tens of thousands within seconds. Releases are
+    // asynchronous, and the arguments of messages already on their way when the capture
+    // pauses are never seen by a listener (left over under heavy load: 435 and 2,820 in two
+    // runs), so the test asks for a bounded count that no longer grows.
+    const a = playwrightObjects() - objectsAtStart;
+    await new Promise((r) => setTimeout(r, 5000));
+    const b = playwrightObjects() - objectsAtStart;
+    expect(b, `Playwright objects: ${a} then ${b} more than at the start`).toBeLessThan(10_000);
+    expect(b, `Playwright objects: ${a} then ${b} more than at the start`).toBeLessThanOrEqual(a + 500);
 
     // The client that stopped reading (and keeps asking for big replies) is cut off; reading
     // again, it finds the close frame.
