@@ -305,18 +305,10 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   /** Lease a context for a tenant. Throws 503 capacity_exhausted when every slot is taken. */
   async acquire(tenant: string, options: LeaseOptions = {}, held?: SlotReservation): Promise<Lease> {
     const reserved = held?.take();
-    if (this.closed) {
-      if (reserved) this.leases.delete(reserved);
-      throw new AppError('shutting_down', 'The browser pool is shutting down.');
-    }
-    if (!reserved && this.leases.size >= this.opts.maxContexts) {
-      throw new AppError('capacity_exhausted', `All ${this.opts.maxContexts} browser contexts are in use.`, {
-        capacity: this.opts.maxContexts,
-      });
-    }
-    // The slot is held synchronously (here or by reserve()) so concurrent acquires cannot
-    // overshoot the cap.
-    const reservation = reserved ?? this.placeholder();
+    if (this.closed && reserved) this.leases.delete(reserved);
+    // The slot is held synchronously (by the caller's reservation, or one of its own here)
+    // so concurrent acquires cannot overshoot the cap; reserve() refuses a closed or full pool.
+    const reservation = (this.closed ? undefined : reserved) ?? this.reserve(1).take()!;
     try {
       const lease = await this.obtain(this.groupOf(tenant), options);
       this.leases.delete(reservation);
