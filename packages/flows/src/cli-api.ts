@@ -1,4 +1,25 @@
-// The one HTTP helper both CLIs (`ariadne run`, `ariadne suite`) talk to a server with.
+// What both CLIs (`ariadne run`, `ariadne suite`) share: how a command line that does not
+// parse or asks for --help is answered, and the one HTTP helper they talk to a server with.
+
+/**
+ * Run a command-line parse (node:util parseArgs). A line that does not parse prints the
+ * error and the usage, `--help` prints the usage: then the exit code comes back instead
+ * of the parse (2, 0).
+ */
+export function parseCommandLine<T extends { values: object }>(parse: () => T, usage: string): T | number {
+  let parsed: T;
+  try {
+    parsed = parse();
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    console.log(usage);
+    return 0;
+  }
+  return parsed;
+}
 
 export interface Api {
   base: string;

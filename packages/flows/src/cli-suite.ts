@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { call, type Api } from './cli-api.js';
+import { call, parseCommandLine, type Api } from './cli-api.js';
 
 // `ariadne suite ...`: saved suites on a running Ariadne (issue 13), for CI and for the
 // files teams keep in their repo. Same server flags and exit codes as `ariadne run`:
@@ -194,25 +194,16 @@ async function run(api: Api, ref: string, o: { 'base-url'?: string; repo?: strin
 }
 
 export async function suiteMain(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'base-url': { type: 'string' }, repo: { type: 'string' }, sha: { type: 'string' }, environment: { type: 'string' }, wait: { type: 'boolean' },
-        timeout: { type: 'string' }, server: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\n${SUITE_USAGE}`);
-    return 2;
-  }
+  const parsed = parseCommandLine(() => parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'base-url': { type: 'string' }, repo: { type: 'string' }, sha: { type: 'string' }, environment: { type: 'string' }, wait: { type: 'boolean' },
+      timeout: { type: 'string' }, server: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  }), SUITE_USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values: o, positionals } = parsed;
-  if (o.help) {
-    console.log(SUITE_USAGE);
-    return 0;
-  }
   const [sub, arg] = positionals;
   if (!['run', 'push', 'list'].includes(sub ?? '') || (sub !== 'list' && !arg)) {
     console.error(SUITE_USAGE);

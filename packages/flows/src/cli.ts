@@ -2,9 +2,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { suiteMain } from './cli-suite.js';
-import { call, type Api } from './cli-api.js';
+import { parseArgs } from 'node:util';
+import { call, parseCommandLine, type Api } from './cli-api.js';
 
 // `ariadne run plan.md --url http://...` for CI: runs a plan, prints live progress,
 // writes the reports you ask for, and exits 0 when every case passed, 1 when one
@@ -105,27 +105,18 @@ async function localServer(): Promise<{ api: Api; stop: () => Promise<void> }> {
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'suite') return suiteMain(argv.slice(1));
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' }, planner: { type: 'string' }, model: { type: 'string' }, 'model-key': { type: 'string' },
-        'base-url': { type: 'string' }, var: { type: 'string', multiple: true }, replay: { type: 'string' }, junit: { type: 'string' },
-        json: { type: 'string' }, spec: { type: 'string' }, server: { type: 'string' }, token: { type: 'string' },
-        'no-trace': { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCommandLine(() => parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' }, planner: { type: 'string' }, model: { type: 'string' }, 'model-key': { type: 'string' },
+      'base-url': { type: 'string' }, var: { type: 'string', multiple: true }, replay: { type: 'string' }, junit: { type: 'string' },
+      json: { type: 'string' }, spec: { type: 'string' }, server: { type: 'string' }, token: { type: 'string' },
+      'no-trace': { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
+  }), USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values: o, positionals } = parsed;
-  if (o.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const [cmd, planFile] = positionals;
   if (cmd !== 'run' || (!planFile && !o.replay)) {
     console.error(USAGE);
