@@ -222,7 +222,7 @@ async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
     stateDir,
     tmpDir,
     ownTmpDir: path.join(stateDir, 'tmp', String(child.pid)),
-    playwrightTemp: () => [...playwrightTempDirs(tmpDir), ...playwrightTempDirs(path.join(stateDir, 'tmp', String(child.pid)))],
+    playwrightTemp: () => [...playwrightTempDirs(tmpDir), ...playwrightTempDirs(proc.ownTmpDir)],
     exited,
     output: () => out,
     browserMarkers: () => logLines().filter((l) => l.msg === 'browser launched').map((l) => String(l.browserId)),

@@ -215,10 +215,10 @@ export class PageState extends EventEmitter<PageEvents> {
   private consoleWindow = { start: 0, count: 0 };
   consolePauses = 0;
   consolePausedMs = 0;
+  private consolePaused = false;
   /** Console calls the in-page limiter dropped, by document (from its markers' running totals). */
   private readonly droppedInPage = new Map<string, number>();
-  private consolePaused = false;
-
+  /** Totals of documents folded out of droppedInPage (it is bounded). */
   private droppedInPageBefore = 0;
 
   /** Console calls dropped inside the page by the limiter, as its markers have told so far. */
