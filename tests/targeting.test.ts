@@ -105,6 +105,28 @@ describe('refs', () => {
     expect(await yaml(id)).toContain('Bought item 0-1');
   });
 
+  it('a click on a ref that does not resolve is not left waiting: the same element back later is not clicked', async () => {
+    // The click starts beside the ref's check (actions.ts) and is aborted when the check
+    // fails: a click left to wait would land once the element is back.
+    const id = await open('ref-comeback.html');
+    const y = await yaml(id);
+    const press = refOf(y, 'button', 'Press me');
+    expect((await svc.api.action(id, { action: 'click', ref: refOf(y, 'button', 'Step away'), settle: 'none' })).status).toBe(200);
+    const started = Date.now();
+    const res = await svc.api.action(id, { action: 'click', ref: press });
+    expect(res.body.error?.code).toBe('ref_not_found');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(res.body.error.details).toMatchObject({ ref: press, issued: true });
+    // The element is back after 600 ms; nothing clicked it.
+    await new Promise((r) => setTimeout(r, 1200));
+    const after = await yaml(id);
+    expect(after).toContain('Press me');
+    expect(after).toContain('Pressed 0 times');
+    // The same ref works again now that it resolves.
+    expect((await svc.api.action(id, { action: 'click', ref: press })).status).toBe(200);
+    expect(await yaml(id)).toContain('Pressed 1 times');
+  });
+
   it('refs held by the agent keep working across snapshots and ?ref= / ?depth= views', async () => {
     const id = await open('targeting.html');
     const first = await yaml(id);
