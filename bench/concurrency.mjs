@@ -1,11 +1,12 @@
 // Snapshots under load: N sessions on the fixture shop (tests/fixtures/app/products.html),
-// every session polled back to back (one snapshot in flight per session, the sessions
-// split over 4 HTTP clients, each with its own keep-alive agent), against raw
+// every session polled back to back (one snapshot in flight per session), over REST (the
+// sessions split over 4 HTTP clients, undici keep-alive pools) and over each
+// session's WebSocket (GET /v1/sessions/:id/stream, op snapshot), against raw
 // playwright-core: N pages (a context each) in a browser launched by this process, each
 // polled back to back with page.ariaSnapshot({ mode: 'ai' }). Ariadne runs as its own
 // process (`node apps/server/dist/main.js`, LOG_LEVEL=info, one Chromium), so its event
 // loop is not shared with the clients, and its CPU time is read from /proc. Phases
-// alternate (Ariadne, raw, raw, Ariadne, ...) so load drift on a shared machine hits both.
+// rotate (REST, WebSocket, raw; WebSocket, raw, REST; ...) so load drift on a shared machine hits all.
 //
 // Printed per N: snapshots/s, p50/p95 latency, the throughput ratio, CPU time per
 // snapshot (Ariadne: the server process; raw: this process during the raw phase, i.e.
@@ -27,6 +28,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
+import WebSocket from 'ws';
+import { Pool } from 'undici';
 import { CHROMIUM_FLAGS, DEFAULT_VIEWPORT } from '@ariadne/pool';
 import { checkNoLeftovers, fmt, isMain, machineLine, quantile, startStaticServer, table } from './lib.mjs';
 
@@ -92,6 +95,42 @@ async function callOk(agent, base, method, p, body) {
   const r = await call(agent, base, method, p, body);
   if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.body.slice(0, 300)}`);
   return r.body ? JSON.parse(r.body) : null;
+}
+
+/**
+ * One session's WebSocket (GET /v1/sessions/:id/stream), the transport an agent keeps open:
+ * commands { id, op, params } and their replies by id. Resolves once the server's hello came.
+ */
+function openStream(server, id) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/v1/sessions/${id}/stream`);
+    const pending = new Map();
+    let seq = 0;
+    const stream = {
+      call(op, params = {}) {
+        const cid = ++seq;
+        return new Promise((res, rej) => {
+          pending.set(cid, { res, rej });
+          ws.send(JSON.stringify({ id: cid, op, params }));
+        });
+      },
+      close: () => new Promise((r) => { ws.once('close', r); ws.close(); setTimeout(r, 2000).unref(); }),
+    };
+    ws.on('message', (data) => {
+      const msg = JSON.parse(data.toString());
+      if (msg.event === 'hello') return resolve(stream);
+      const p = pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id);
+      if (msg.error) p.rej(new Error(`${msg.error.code}: ${msg.error.message}`));
+      else p.res(msg.result);
+    });
+    ws.once('error', reject);
+    ws.once('close', (code) => {
+      reject(new Error(`stream closed ${code}`));
+      for (const p of pending.values()) p.rej(new Error(`stream closed ${code}`));
+    });
+  });
 }
 
 /** Ariadne as its own process; counts its log lines (stdout) and keeps the last ones for errors. */
@@ -177,7 +216,7 @@ async function closeSessions(server, ids) {
  * Poll every target back to back for `ms` (after `warmMs` uncounted): one call in flight
  * per target. Returns latencies, count and CPU time of the measured window.
  */
-async function poll(targets, snap, { warmMs, ms, cpu }) {
+async function poll(targets, snap, { warmMs, ms, cpu, clientCpu = ownCpuMs }) {
   const lat = [];
   let counting = false;
   let stop = false;
@@ -199,14 +238,16 @@ async function poll(targets, snap, { warmMs, ms, cpu }) {
   await sleep(warmMs);
   counting = true;
   const cpu0 = cpu();
+  const client0 = clientCpu();
   const t0 = performance.now();
   await sleep(ms);
   counting = false;
   const elapsed = performance.now() - t0;
   const cpuMs = cpu() - cpu0;
+  const clientCpuMs = clientCpu() - client0;
   stop = true;
   await Promise.all(loops);
-  return { lat, count: lat.length, elapsed, cpuMs, errors };
+  return { lat, count: lat.length, elapsed, cpuMs, clientCpuMs, errors };
 }
 
 function summarize(name, n, runs) {
@@ -214,6 +255,7 @@ function summarize(name, n, runs) {
   const count = runs.reduce((a, r) => a + r.count, 0);
   const seconds = runs.reduce((a, r) => a + r.elapsed, 0) / 1000;
   const cpuMs = runs.reduce((a, r) => a + r.cpuMs, 0);
+  const clientCpuMs = runs.reduce((a, r) => a + r.clientCpuMs, 0);
   return {
     n,
     variant: name,
@@ -222,6 +264,8 @@ function summarize(name, n, runs) {
     p50Ms: quantile(lat, 0.5),
     p95Ms: quantile(lat, 0.95),
     cpuMsPerSnapshot: count ? cpuMs / count : NaN,
+    // This process (the callers): for Ariadne its HTTP or WebSocket clients, for raw the same figure as cpuMsPerSnapshot.
+    clientCpuMsPerSnapshot: count ? clientCpuMs / count : NaN,
     errors: runs.reduce((a, r) => a + r.errors, 0),
   };
 }
@@ -240,7 +284,7 @@ function listArg(name, def) {
 /**
  * The measurement. quick: N=10 and 20, one round of 4 s per side. Returns
  * { rows, largest: { ariadne, raw } (largest N measured with p95 <= 1.5 s, or null), load }.
- * A row: { phase: 'sequential' | 'concurrent', n, variant: 'ariadne' | 'raw', snapshots,
+ * A row: { phase: 'sequential' | 'concurrent', n, variant: 'ariadne' (REST) | 'ariadne-ws' (WebSocket) | 'raw', snapshots,
  * perSecond, p50Ms, p95Ms, cpuMsPerSnapshot, errors, load? (1-min load per phase) }; ariadne
  * rows add ratio (snapshots/s over raw's), the sequential one logLinesPerRequest and
  * idleCpuMsPerSecond (the server's CPU with no request, included in its figures).
@@ -275,14 +319,18 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    const agents = Array.from({ length: CLIENTS }, () => new Agent({ keepAlive: true, maxSockets: Infinity }));
     const serverCpu = () => processCpuMs(server.child.pid);
     const snapPath = (id) => `/v1/sessions/${id}/roles/default/snapshot`;
-    const ariadneSnap = async ({ id, agent }) => {
-      const r = await call(agent, server.url, 'GET', snapPath(id));
-      if (r.status !== 200) throw new Error(`snapshot ${r.status}: ${r.body.slice(0, 200)}`);
+    // The REST callers: undici pools (keep-alive, one socket per session in flight), the
+    // cheapest Node HTTP client at hand: the callers share the 2 cores with the server.
+    const pools = Array.from({ length: CLIENTS }, () => new Pool(server.url, { connections: Math.ceil(maxN / CLIENTS) + 1 }));
+    const ariadneSnap = async ({ id, pool }) => {
+      const r = await pool.request({ method: 'GET', path: snapPath(id) });
+      const body = await r.body.text();
+      if (r.statusCode !== 200) throw new Error(`snapshot ${r.statusCode}: ${body.slice(0, 200)}`);
     };
     const rawSnap = ({ page }) => page.ariaSnapshot({ mode: 'ai' });
+    const wsSnap = ({ stream }) => stream.call('snapshot');
 
     // The server's CPU while nothing is asked of it (heartbeats, the inline workers): it
     // runs under every figure below, so it is reported apart.
@@ -307,7 +355,7 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
       let requests = 0;
       for (let round = 0; round < (quick ? 2 : 4); round++) {
         for (const v of round % 2 ? ['raw', 'ariadne'] : ['ariadne', 'raw']) {
-          const target = v === 'ariadne' ? { id, agent: agents[0] } : { page };
+          const target = v === 'ariadne' ? { id, pool: pools[0] } : { page };
           const r = await poll([target], v === 'ariadne' ? ariadneSnap : rawSnap, { warmMs: 200, ms: quick ? 1500 : 2500, cpu: v === 'ariadne' ? serverCpu : ownCpuMs });
           seq[v].push(r);
         }
@@ -334,24 +382,38 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
         await page.getByText('Add to cart').first().waitFor();
         pages.push(page);
       }
-      const runs = { ariadne: [], raw: [] };
+      // Each session's WebSocket, opened before the rounds: an agent on the stream keeps it open.
+      const streams = [];
+      for (const id of ids) streams.push(await openStream(server, id));
+      const runs = { ariadne: [], 'ariadne-ws': [], raw: [] };
+      const order = ['ariadne', 'ariadne-ws', 'raw'];
       const loads = [];
       for (let round = 0; round < rounds; round++) {
-        for (const v of round % 2 ? ['raw', 'ariadne'] : ['ariadne', 'raw']) {
-          const targets = v === 'ariadne' ? ids.map((id, i) => ({ id, agent: agents[i % CLIENTS] })) : pages.map((page) => ({ page }));
-          runs[v].push(await poll(targets, v === 'ariadne' ? ariadneSnap : rawSnap, { warmMs: 1000, ms: seconds * 1000, cpu: v === 'ariadne' ? serverCpu : ownCpuMs }));
+        // The order rotates each round, so load drift on a shared machine hits every variant.
+        for (const v of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
+          const targets = v === 'ariadne' ? ids.map((id, i) => ({ id, pool: pools[i % CLIENTS] }))
+            : v === 'ariadne-ws' ? streams.map((stream) => ({ stream }))
+              : pages.map((page) => ({ page }));
+          const snap = v === 'ariadne' ? ariadneSnap : v === 'ariadne-ws' ? wsSnap : rawSnap;
+          runs[v].push(await poll(targets, snap, { warmMs: 1000, ms: seconds * 1000, cpu: v === 'raw' ? ownCpuMs : serverCpu }));
           loads.push(loadAverage().split(' ')[0]);
         }
       }
-      const a = summarize('ariadne', n, runs.ariadne);
+      await Promise.all(streams.map((s) => s.close()));
       const b = summarize('raw', n, runs.raw);
       const load = loads.join('/');
-      rows.push({ ...a, phase: 'concurrent', ratio: a.perSecond / b.perSecond, load }, { ...b, phase: 'concurrent', load });
-      log(`  N=${n}: ariadne ${a.perSecond.toFixed(1)}/s p95 ${fmt(a.p95Ms)} ms, raw ${b.perSecond.toFixed(1)}/s p95 ${fmt(b.p95Ms)} ms (load ${load})`);
+      for (const v of ['ariadne', 'ariadne-ws']) {
+        const a = summarize(v, n, runs[v]);
+        rows.push({ ...a, phase: 'concurrent', ratio: a.perSecond / b.perSecond, load });
+      }
+      rows.push({ ...b, phase: 'concurrent', load });
+      const a = rows.at(-3);
+      const w = rows.at(-2);
+      log(`  N=${n}: ariadne ${a.perSecond.toFixed(1)}/s p95 ${fmt(a.p95Ms)} ms, over WebSocket ${w.perSecond.toFixed(1)}/s p95 ${fmt(w.p95Ms)} ms, raw ${b.perSecond.toFixed(1)}/s p95 ${fmt(b.p95Ms)} ms (load ${load})`);
       await Promise.all(contexts.map((c) => c.close().catch(() => {})));
       await closeSessions(server, ids);
     }
-    for (const a of agents) a.destroy();
+    await Promise.all(pools.map((p) => p.close()));
   } finally {
     await browser?.close().catch(() => {});
     const ids = server ? [...server.browserIds] : [];
@@ -370,7 +432,7 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
     liveCleanups.delete(emergency);
   }
   const largest = {};
-  for (const v of ['ariadne', 'raw']) {
+  for (const v of ['ariadne', 'ariadne-ws', 'raw']) {
     const ok = rows.filter((r) => r.phase === 'concurrent' && r.variant === v && r.p95Ms <= P95_LIMIT_MS).map((r) => r.n);
     largest[v] = ok.length ? Math.max(...ok) : null;
   }
@@ -378,7 +440,7 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
   const contract = rows.map((r) => ({
     ...r,
     measurement: r.phase === 'sequential' ? 'snapshot, sequential (shop)' : 'snapshots under load (shop)',
-    against: r.variant,
+    against: r.variant === 'raw' ? 'raw' : 'ariadne',
     unit: 'ms',
     median: r.p50Ms,
     value: `${r.perSecond.toFixed(1)} snapshots/s`,
@@ -405,17 +467,19 @@ async function main() {
   const { rows, largest, load } = await run({ quick, ns, seconds: secondsArg, rounds: roundsArg });
   console.log('');
   table(
-    ['phase', 'N', 'variant', 'snapshots/s', 'p50 ms', 'p95 ms', 'x raw', 'CPU ms/snapshot', 'log lines/req', 'errors', 'load (1 min, per phase)'],
+    ['phase', 'N', 'variant', 'snapshots/s', 'p50 ms', 'p95 ms', 'x raw', 'CPU ms/snapshot', 'client CPU ms/snapshot', 'log lines/req', 'errors', 'load (1 min, per phase)'],
     rows.map((r) => [
       r.phase, r.n, r.variant, r.perSecond.toFixed(1), fmt(r.p50Ms), fmt(r.p95Ms), r.ratio ? r.ratio.toFixed(2) : '', fmt(r.cpuMsPerSnapshot),
+      r.variant === 'raw' ? '' : fmt(r.clientCpuMsPerSnapshot),
       r.logLinesPerRequest !== undefined ? r.logLinesPerRequest.toFixed(2) : '', r.errors, r.load ?? '',
     ]),
   );
   console.log('');
   console.log('CPU ms/snapshot: ariadne = the server process (Node only, not Chromium); raw = this process while only the raw pages run.');
+  console.log('client CPU ms/snapshot: this process while Ariadne is polled, i.e. what its HTTP or WebSocket clients cost on the same 2 cores.');
   const seq = rows.find((r) => r.phase === 'sequential' && r.variant === 'ariadne');
   if (seq) console.log(`server CPU when idle: ${fmt(seq.idleCpuMsPerSecond)} ms/s (included in the ariadne figures: ${fmt(seq.idleCpuMsPerSecond / seq.perSecond)} ms per sequential snapshot)`);
-  console.log(`largest N with p95 <= ${P95_LIMIT_MS} ms: ariadne ${largest.ariadne ?? 'none'}, raw ${largest.raw ?? 'none'} (of the N measured)`);
+  console.log(`largest N with p95 <= ${P95_LIMIT_MS} ms: ariadne ${largest.ariadne ?? 'none'}, over WebSocket ${largest['ariadne-ws'] ?? 'none'}, raw ${largest.raw ?? 'none'} (of the N measured)`);
   console.log(`load average: start ${load.start}, end ${load.end}`);
 }
 
