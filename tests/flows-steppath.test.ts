@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { DEFAULT_SETTINGS, DiskArtifacts, liveFlowSession, parsePlan, roleNameRe
 import { captureJpeg, indexRefs, prepareStepLocator, quietly, type PageState } from '@ariadne/page';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
+import { zipText } from './helpers/zip.js';
 
 // Flow steps off the critical path (issue 12 §4): a step's locator is gathered before the
 // action and its Playwright proof read after it (proven against the page as it was, even
@@ -185,29 +185,6 @@ describe('step screenshots: captured in the background, on disk before the step 
     }
   });
 });
-
-/** The text of the entries of a zip whose names end with `suffix` (central directory; stored or deflated). */
-function zipText(file: string, suffix: string): string {
-  const buf = readFileSync(file);
-  let eocd = buf.length - 22;
-  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
-  const entries = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  let out = '';
-  for (let i = 0; i < entries; i++) {
-    const method = buf.readUInt16LE(p + 10);
-    const size = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const next = p + 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
-    const name = buf.subarray(p + 46, p + 46 + nameLen).toString();
-    const local = buf.readUInt32LE(p + 42);
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + size);
-    if (name.endsWith(suffix)) out += (method === 8 ? inflateRawSync(data) : data).toString();
-    p = next;
-  }
-  return out;
-}
 
 describe('quietly(): Ariadne\'s probing stays out of a trace', () => {
   it('an evaluate run quietly is not in the trace (nor its DOM snapshots); the same call outside is', async () => {
