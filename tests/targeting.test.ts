@@ -106,8 +106,8 @@ describe('refs', () => {
   });
 
   it('a click on a ref that does not resolve is not left waiting: the same element back later is not clicked', async () => {
-    // The click starts beside the ref's check (actions.ts) and is aborted when the check
-    // fails: a click left to wait would land once the element is back.
+    // A click left to wait for its element would land once the element is back: the ref
+    // is checked before the click (targeting/resolve.ts), which never starts.
     const id = await open('ref-comeback.html');
     const y = await yaml(id);
     const press = refOf(y, 'button', 'Press me');

@@ -2,7 +2,7 @@ import { quietly } from './quiet.js';
 import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
-import { refTarget, resolveDescription, resolveRef, type ResolvedTarget } from './targeting/resolve.js';
+import { resolveDescription, resolveRef, type ResolvedTarget } from './targeting/resolve.js';
 import type { TargetAction } from './targeting/spec.js';
 
 /** What a description must resolve to for this action (a click never lands on prose). */
@@ -118,18 +118,9 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   const timeout = Math.min(body.timeoutMs ?? ctx.actionTimeoutMs, 120_000);
 
   let target: ResolvedTarget | undefined;
-  // A click by ref does not wait for the ref's check: the click cannot land while the ref
-  // resolves to nothing (it waits for its element), so it starts at once and is aborted
-  // if the check fails, which answers ref_not_found / ref_stale as before, as fast. The
-  // check is one round trip the click's own steps (scroll, two frames of stability, hit
-  // test) outlast, so it has answered before any click could be dispatched.
-  let refChecked: Promise<void> | null = null;
   const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.description);
   if (resolved) target = resolved;
-  else if (body.action === 'click' && body.ref) {
-    ({ target, checked: refChecked } = refTarget(state, body.ref));
-    refChecked.catch(() => {});
-  } else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
+  else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
     target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs));
     ctx.lap?.('resolve');
   }
@@ -143,13 +134,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   });
   // Watch requests from before the action, so the settle wait sees the ones it starts.
   const watch = body.action === 'wait_for' ? null : watchRequests(page, body.settle);
-  const abort = new AbortController();
-  let refFailed: unknown = null;
-  refChecked?.catch((err) => {
-    refFailed = err;
-    abort.abort(err);
-  });
-  const run = execute(state, body, target, ctx, timeout, abort.signal);
+  const run = execute(state, body, target, ctx, timeout);
   let result: unknown;
   try {
     const winner = await Promise.race([run.then((r) => ({ r })), dialogOpened]);
@@ -161,9 +146,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     }
   } catch (err) {
     watch?.stop();
-    // An action that failed beside its ref's check: the check says why, if it failed.
-    await refChecked?.catch(() => {});
-    throw toAppError(refFailed ?? err, { action: body.action, state });
+    throw toAppError(err, { action: body.action, state });
   } finally {
     state.off('dialog', onDialog);
   }
@@ -225,7 +208,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   return outcome;
 }
 
-async function execute(state: PageState, body: ActionBody, target: ResolvedTarget | undefined, ctx: ActionContext, timeout: number, signal?: AbortSignal): Promise<unknown> {
+async function execute(state: PageState, body: ActionBody, target: ResolvedTarget | undefined, ctx: ActionContext, timeout: number): Promise<unknown> {
   const page = state.page;
   const loc = target?.locator as Locator;
   const navTimeout = Math.min(body.timeoutMs ?? ctx.navigationTimeoutMs, 120_000);
@@ -254,7 +237,6 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
         modifiers: body.modifiers as never,
         clickCount: body.double ? 2 : 1,
         timeout,
-        signal,
       });
       return undefined;
     case 'hover':

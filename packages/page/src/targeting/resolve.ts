@@ -28,35 +28,18 @@ export interface ResolvedTarget {
 }
 
 export async function resolveRef(state: PageState, ref: string): Promise<ResolvedTarget> {
-  const { target, checked } = refTarget(state, ref);
-  await checked;
-  return target;
-}
-
-/**
- * The ref's target at once, and its check (does the ref resolve to one element on the
- * page now?) still on its way: `checked` rejects with ref_stale or ref_not_found. An
- * action that waits for its element (a click) runs beside the check and is aborted when
- * it fails, so the check's round trip costs the action nothing; see performAction.
- * A ref that is not even shaped like one throws here, before anything is sent.
- */
-export function refTarget(state: PageState, ref: string): { target: ResolvedTarget; checked: Promise<void> } {
   if (!/^[a-z0-9]+$/i.test(ref)) {
     throw new AppError('invalid_request', `"${ref}" is not a snapshot ref (refs look like e12 or f1e3).`, { field: 'ref' });
   }
   const locator = state.page.locator(`aria-ref=${ref}`);
-  return { target: { locator, ref, resolvedBy: 'ref' }, checked: checkRef(state, locator, ref) };
-}
-
-async function checkRef(state: PageState, locator: Locator, ref: string): Promise<void> {
-  // A missing ref would make click() wait out its whole timeout: check, answer at once.
+  // A missing ref would make click() wait out its whole timeout: check first, answer at once.
   let count = 0;
   try {
     count = await locator.count();
   } catch {
     count = 0;
   }
-  if (count === 1) return;
+  if (count === 1) return { locator, ref, resolvedBy: 'ref' };
   if (state.isStaleRef(ref)) {
     throw new AppError('ref_stale', `Ref ${ref} belongs to a page this tab has navigated away from.`, {
       ref,
