@@ -216,7 +216,7 @@ async function closeSessions(server, ids) {
  * Poll every target back to back for `ms` (after `warmMs` uncounted): one call in flight
  * per target. Returns latencies, count and CPU time of the measured window.
  */
-async function poll(targets, snap, { warmMs, ms, cpu, clientCpu = ownCpuMs }) {
+async function poll(targets, snap, { warmMs, ms, cpu }) {
   const lat = [];
   let counting = false;
   let stop = false;
@@ -238,13 +238,13 @@ async function poll(targets, snap, { warmMs, ms, cpu, clientCpu = ownCpuMs }) {
   await sleep(warmMs);
   counting = true;
   const cpu0 = cpu();
-  const client0 = clientCpu();
+  const client0 = ownCpuMs();
   const t0 = performance.now();
   await sleep(ms);
   counting = false;
   const elapsed = performance.now() - t0;
   const cpuMs = cpu() - cpu0;
-  const clientCpuMs = clientCpu() - client0;
+  const clientCpuMs = ownCpuMs() - client0;
   stop = true;
   await Promise.all(loops);
   return { lat, count: lat.length, elapsed, cpuMs, clientCpuMs, errors };
@@ -283,7 +283,7 @@ function listArg(name, def) {
 
 /**
  * The measurement. quick: N=10 and 20, one round of 4 s per side. Returns
- * { rows, largest: { ariadne, raw } (largest N measured with p95 <= 1.5 s, or null), load }.
+ * { rows, largest: { ariadne, 'ariadne-ws', raw } (largest N measured with p95 <= 1.5 s, or null), load }.
  * A row: { phase: 'sequential' | 'concurrent', n, variant: 'ariadne' (REST) | 'ariadne-ws' (WebSocket) | 'raw', snapshots,
  * perSecond, p50Ms, p95Ms, cpuMsPerSnapshot, errors, load? (1-min load per phase) }; ariadne
  * rows add ratio (snapshots/s over raw's), the sequential one logLinesPerRequest and
@@ -400,15 +400,15 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
         }
       }
       await Promise.all(streams.map((s) => s.close()));
+      const a = summarize('ariadne', n, runs.ariadne);
+      const w = summarize('ariadne-ws', n, runs['ariadne-ws']);
       const b = summarize('raw', n, runs.raw);
       const load = loads.join('/');
-      for (const v of ['ariadne', 'ariadne-ws']) {
-        const a = summarize(v, n, runs[v]);
-        rows.push({ ...a, phase: 'concurrent', ratio: a.perSecond / b.perSecond, load });
-      }
-      rows.push({ ...b, phase: 'concurrent', load });
-      const a = rows.at(-3);
-      const w = rows.at(-2);
+      rows.push(
+        { ...a, phase: 'concurrent', ratio: a.perSecond / b.perSecond, load },
+        { ...w, phase: 'concurrent', ratio: w.perSecond / b.perSecond, load },
+        { ...b, phase: 'concurrent', load },
+      );
       log(`  N=${n}: ariadne ${a.perSecond.toFixed(1)}/s p95 ${fmt(a.p95Ms)} ms, over WebSocket ${w.perSecond.toFixed(1)}/s p95 ${fmt(w.p95Ms)} ms, raw ${b.perSecond.toFixed(1)}/s p95 ${fmt(b.p95Ms)} ms (load ${load})`);
       await Promise.all(contexts.map((c) => c.close().catch(() => {})));
       await closeSessions(server, ids);

@@ -6,7 +6,7 @@ import { DEFAULT_SETTINGS, DiskArtifacts, liveFlowSession, parsePlan, roleNameRe
 import { captureJpeg, indexRefs, prepareStepLocator, quietly, type PageState } from '@ariadne/page';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
-import { zipText } from './helpers/zip.js';
+import { traceEvents } from './helpers/zip.js';
 
 // Flow steps off the critical path (issue 12 §4): a step's locator is gathered before the
 // action and its Playwright proof read after it (proven against the page as it was, even
@@ -199,7 +199,7 @@ describe('quietly(): Ariadne\'s probing stays out of a trace', () => {
         await tracing.stop({ path: zip });
       }
     });
-    const events = zipText(zip, '.trace').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const events = traceEvents(zip);
     const selectors = events.filter((e) => e.type === 'before').map((e) => e.params?.selector).filter(Boolean);
     expect(selectors).toContain('#items');
     expect(selectors).not.toContain('#status');

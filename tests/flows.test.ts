@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, DiskArtifacts, liveFlowSession, parsePlan, runFlow, RulesPlanner, type RunEvent } from '@ariadne/flows';
 import { FIXTURES_DIR, startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
-import { zipEntries } from './helpers/zip.js';
+import { traceEvents, zipEntries } from './helpers/zip.js';
 
 // The agent loop with the offline rules planner, in-process against a real session of
 // the pool (real Chromium) on the fixture shop: plans that pass, a plan that must fail
@@ -93,12 +93,12 @@ describe('rules planner, end to end', () => {
     expect(files).toContain('c3-default-trace.zip');
     // A trace holds the case's actions with their DOM snapshots, and no screencast: its
     // frames cost a fifth of a run (bench/flows.mjs); the steps' screenshots are the pictures.
-    const trace = zipEntries(path.join(dir, 'shop', 'c2-default-trace.zip'));
-    const traceEvents = trace.filter((e) => e.name.endsWith('.trace')).flatMap((e) => e.data.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string }));
-    expect(traceEvents.filter((e) => e.type === 'before').length).toBeGreaterThan(0);
-    expect(traceEvents.filter((e) => e.type === 'frame-snapshot').length).toBeGreaterThan(0);
-    expect(traceEvents.filter((e) => e.type === 'screencast-frame')).toHaveLength(0);
-    expect(trace.filter((e) => e.name.endsWith('.jpeg'))).toHaveLength(0);
+    const traceZip = path.join(dir, 'shop', 'c2-default-trace.zip');
+    const recorded = traceEvents(traceZip);
+    expect(recorded.filter((e) => e.type === 'before').length).toBeGreaterThan(0);
+    expect(recorded.filter((e) => e.type === 'frame-snapshot').length).toBeGreaterThan(0);
+    expect(recorded.filter((e) => e.type === 'screencast-frame')).toHaveLength(0);
+    expect(zipEntries(traceZip).filter((e) => e.name.endsWith('.jpeg'))).toHaveLength(0);
     // Events: run, cases and steps, in order.
     expect(events[0].type).toBe('run_started');
     expect(events.at(-1)).toMatchObject({ type: 'run_finished', status: 'passed' });

@@ -35,3 +35,8 @@ export function zipEntries(file: string): ZipEntry[] {
 export function zipText(file: string, suffix: string): string {
   return zipEntries(file).filter((e) => e.name.endsWith(suffix)).map((e) => e.data.toString()).join('');
 }
+
+/** The events of a Playwright trace zip (its `.trace` entries, one JSON object per line). */
+export function traceEvents(file: string): { type: string; [key: string]: unknown }[] {
+  return zipText(file, '.trace').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}

@@ -2,8 +2,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { suiteMain } from './cli-suite.js';
 import { parseArgs } from 'node:util';
+import { suiteMain } from './cli-suite.js';
 import { call, parseCommandLine, type Api } from './cli-api.js';
 
 // `ariadne run plan.md --url http://...` for CI: runs a plan, prints live progress,
