@@ -105,6 +105,22 @@ describe('settle after an action', () => {
     await svc.api.delete(`/v1/sessions/${id}`);
   });
 
+  // A view rendered in the next animation frame is the click's reaction too. The look
+  // waits for that frame only when the page asked for one (packages/page/src/frame-watch.ts);
+  // without that, a look no longer held back until the frame (tests/chromium-features)
+  // answers first and the diff misses the render.
+  it('a render the click put in the next animation frame is in the diff, every time', async () => {
+    const { id, refs } = await open();
+    const draw = refs('Draw');
+    for (let n = 1; n <= 12; n++) {
+      const res = await svc.api.action(id, { action: 'click', ref: draw, snapshot: 'diff' });
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body.snapshot), `round ${n}`).toContain(`Drawn ${n}`);
+      expect(res.body.settle).toMatchObject({ state: 'quiet', requests: 0 });
+    }
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+
   it("the answer's title is the page's title after the action, with or without a snapshot or a wait", async () => {
     const { id, refs } = await open();
     const rename = refs('Rename');

@@ -28,3 +28,4 @@ export * from './targeting/tree-match.js';
 export * from './targeting/locate.js';
 export * from './capture.js';
 export * from './quiet.js';
+export * from './frame-watch.js';

@@ -1,4 +1,5 @@
 import type { Page, Request } from 'playwright-core';
+import { PENDING_FRAMES_KEY } from './frame-watch.js';
 
 // After an action: wait until the page has settled, by observation rather than a fixed
 // sleep. Requests the action started are waited for (long-lived ones such as WebSockets,
@@ -22,6 +23,9 @@ export interface SettleReport {
 export const SETTLE_DEFAULT_CAP_MS = 2000;
 /** How long the DOM must stay unchanged, after the action's requests, to count as settled. */
 export const QUIET_WINDOW_MS = 25;
+
+/** The longest a look waits for an animation frame it is owed (a frame is ~16 ms). */
+const FRAME_WAIT_MS = 100;
 
 const LONG_LIVED = new Set(['websocket', 'eventsource', 'media', 'manifest', 'ping']);
 
@@ -98,8 +102,9 @@ export function watchRequests(page: Page, policy: SettlePolicy | undefined): Req
         // No request seen: one macrotask in the page is enough to let any request the
         // action queued surface here (and costs one round trip, so a static reaction
         // answers at the floor): the request event comes over the same CDP session as the
-        // probe's answer, so it reaches us first. A fetch started from a timer of 0 or the
-        // next animation frame after the click is seen too (tests/settle.test.ts, defer=).
+        // probe's answer, so it reaches us first. A fetch started from a timer of 0 after the
+        // click is seen too, and one from the next animation frame: the look waits for
+        // that frame when the page has asked for one (tests/settle.test.ts, defer=).
         // After requests: their answers render a moment after they finish, so the DOM
         // must be quiet for a short window.
         const window = seen === 0 ? 0 : QUIET_WINDOW_MS;
@@ -137,11 +142,14 @@ export function watchRequests(page: Page, policy: SettlePolicy | undefined): Req
 
 /**
  * In the page: resolve once the document has had no mutation for `quietMs` (or at the
- * cap), with the document's title then. One round trip; the observer is always disconnected.
+ * cap), with the document's title then. When the page has animation-frame callbacks
+ * pending (frame-watch.ts), or the look cannot tell, the next frame must also have run:
+ * what an action put there (a render, a fetch) is part of its reaction. One round trip;
+ * the observer is always disconnected.
  */
 async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{ quiet: boolean; mutations: number; title: string }> {
   const inPage = page.evaluate(
-    ([q, c]) =>
+    ([q, c, key, frameWaitMs]) =>
       new Promise<{ quiet: boolean; mutations: number; title: string }>((resolve) => {
         const t0 = performance.now();
         let last = t0;
@@ -151,16 +159,35 @@ async function quietProbe(page: Page, quietMs: number, capMs: number): Promise<{
           last = performance.now();
         });
         mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        const pendingFrames = (window as unknown as Record<symbol, (() => number) | undefined>)[Symbol.for(key)];
+        // Child frames have their own counters, out of reach from here: wait for a frame.
+        const frameOwed = () => typeof pendingFrames !== 'function' || pendingFrames() > 0 || window.frames.length > 0;
+        let frameAsked = false;
+        let framePassed = false;
         const tick = () => {
           const now = performance.now();
-          if (now - last >= q || now - t0 >= c) {
+          const quiet = now - last >= q;
+          if (quiet && !framePassed && now - t0 < c && frameOwed()) {
+            if (!frameAsked) {
+              frameAsked = true;
+              const passed = () => {
+                if (framePassed) return;
+                framePassed = true;
+                setTimeout(tick, 0); // a task after the frame: what it started surfaces first
+              };
+              requestAnimationFrame(passed);
+              setTimeout(passed, frameWaitMs); // a page that renders no frames (hidden) is not waited on
+            }
+            return;
+          }
+          if (quiet || now - t0 >= c) {
             mo.disconnect();
-            resolve({ quiet: now - last >= q, mutations: count + mo.takeRecords().length, title: document.title });
+            resolve({ quiet, mutations: count + mo.takeRecords().length, title: document.title });
           } else setTimeout(tick, Math.max(1, q - (now - last)));
         };
         setTimeout(tick, q);
       }),
-    [quietMs, capMs] as const,
+    [quietMs, capMs, PENDING_FRAMES_KEY, FRAME_WAIT_MS] as const,
   );
   // The page may be stuck (a busy loop): never wait past the cap here either.
   let timer: NodeJS.Timeout | undefined;

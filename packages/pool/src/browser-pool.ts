@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import { type EgressChannel, type EgressProxy, navigationGuard } from '@ariadne/egress';
-import { setNavigationGuard } from '@ariadne/page';
+import { installFrameWatch, setNavigationGuard } from '@ariadne/page';
+import { disableFeaturesSwitch } from './chromium-features.js';
 
 // The pool owns every Chromium process it starts. It keeps a few contexts warm (each
 // with one page already open) so a lease does not pay newContext + newPage on the
@@ -447,6 +448,8 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       context.once('close', () => void channel.close());
     }
     try {
+      // Before any document: the settle look reads each document's pending animation frames.
+      await installFrameWatch(context);
       const page = await context.newPage();
       return { id: randomUUID(), browserId: slot.id, context, page, warm, acquiredAt: Date.now(), ...(channel ? { egress: channel } : {}) };
     } catch (err) {
@@ -599,7 +602,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
         headless: this.opts.headless ?? true,
         timeout: this.opts.launchTimeoutMs ?? 30_000,
         // A marker switch (Chromium ignores unknown switches) lets us find our own pid.
-        args: [...(this.noSandbox ? [NO_SANDBOX_FLAG] : []), ...CHROMIUM_FLAGS, `--ariadne-browser=${id}`],
+        args: [...(this.noSandbox ? [NO_SANDBOX_FLAG] : []), ...CHROMIUM_FLAGS, disableFeaturesSwitch(), `--ariadne-browser=${id}`],
         // Playwright adds --no-sandbox itself unless told the sandbox is wanted.
         chromiumSandbox: !this.noSandbox,
         handleSIGINT: false,
