@@ -168,7 +168,8 @@ describe('step screenshots: captured in the background, on disk before the step 
       });
       expect(report.status, JSON.stringify(report.cases[0].steps.filter((s) => s.error))).toBe('passed');
       const steps = report.cases[0].steps;
-      expect(steps.map((s) => s.screenshot)).toEqual(steps.map((s) => `c1-s${s.n}.jpg`));
+      // Each step has its picture: its own, or (an assertion on an unchanged page) its step's.
+      expect(steps.map((s) => s.screenshot)).toEqual(steps.map((s) => `c1-s${s.screenshotOf ?? s.n}.jpg`));
       const stepEvents = seen.filter((e) => e.type === 'step');
       expect(stepEvents.map((e) => e.n)).toEqual(steps.map((s) => s.n));
       expect(stepEvents.every((e) => e.fileThere === true)).toBe(true);

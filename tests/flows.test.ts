@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS, DiskArtifacts, liveFlowSession, parsePlan, runFlow, R
 import { FIXTURES_DIR, startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { traceEvents, zipEntries } from './helpers/zip.js';
+import { expectAbout, jpegSize } from './helpers/images.js';
 
 // The agent loop with the offline rules planner, in-process against a real session of
 // the pool (real Chromium) on the fixture shop: plans that pass, a plan that must fail
@@ -85,7 +86,18 @@ describe('rules planner, end to end', () => {
     // step that ran while a dialog blocked the page is skipped for that reason.
     const steps = report.cases.flatMap((c) => c.steps);
     const shots = steps.filter((s) => s.screenshot).map((s) => s.screenshot);
-    expect(files.filter((f) => f.endsWith('.jpg')).sort()).toEqual([...shots].sort());
+    expect(files.filter((f) => f.endsWith('.jpg')).sort()).toEqual([...new Set(shots)].sort());
+    // Step pictures are scaled to at most 1024 px wide (the viewport is 1600 x 900).
+    expectAbout(jpegSize(readFileSync(path.join(dir, 'shop', shots[0]!))), { width: 1024, height: 576 });
+    // An assertion that found the page unchanged shares the picture of the step before it
+    // (tests/capture-reuse.test.ts says what counts as unchanged).
+    const shared = steps.filter((s) => s.screenshotOf !== undefined);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const s of shared) {
+      expect(s.action, s.asked).toBe('assert');
+      const c = report.cases.find((x) => x.steps.includes(s))!;
+      expect(s.screenshot).toBe(c.steps.find((o) => o.n === s.screenshotOf)!.screenshot);
+    }
     for (const s of steps) if (!s.screenshot) expect(['dialog', 'failed'], `step ${s.n} ${s.asked}`).toContain(s.screenshotSkipped);
     expect(steps.filter((s) => s.screenshotSkipped === 'dialog')).toHaveLength(1);
     expect(shots.length).toBeGreaterThanOrEqual(steps.length - 2);

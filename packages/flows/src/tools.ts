@@ -31,7 +31,7 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, locate, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
@@ -199,6 +199,14 @@ export interface ActResult {
 
 /** How long a plan step looks for its target before an honest miss (issue 11: ≤ 1.5 s). */
 export const FIND_WAIT_MS = 1000;
+
+/**
+ * Step pictures are at most this wide (a 1600 px viewport's are scaled to 0.64): a
+ * capture's CPU is mostly compositing and encoding pixels (29 ms per full 1600 x 900
+ * capture, 16 ms at half size), taken beside the next step on the same cores. Playwright's
+ * own trace frames are at most 800 px. The screenshot route keeps full size.
+ */
+export const STEP_SHOT_MAX_WIDTH = 1024;
 
 export interface AskContext {
   planStep?: number;
@@ -397,16 +405,39 @@ export class CaseTools {
         // is never silent).
         if (state.dialog || state.closed) step.screenshotSkipped = state.dialog ? 'dialog' : 'closed';
         else {
-          const name = `c${this.planCase.index}${this.attempt > 1 ? `-r${this.attempt}` : ''}-s${step.n}.jpg`;
-          shot = captureJpeg(state.page, { quality: 50, timeoutMs: 5000 })
-            .then((data) => artifacts.put(name, data, 'image/jpeg'))
-            .then((stored) => { step.screenshot = stored; }, () => { step.screenshotSkipped = 'failed'; });
+          const page = state.page;
+          const prev = this.lastShot;
+          // An assertion that found the page as the last capture left it shares that picture
+          // (capture.ts says what counts as unchanged); one round trip instead of a capture.
+          if (step.action === 'assert' && prev?.page === page && (await quietly(page, () => unchangedSinceCapture(page)))) {
+            shot = prev.stored.then((stored) => {
+              if (stored) {
+                step.screenshot = stored;
+                step.screenshotOf = prev.step;
+              } else step.screenshotSkipped = 'failed';
+            });
+          } else {
+            const name = `c${this.planCase.index}${this.attempt > 1 ? `-r${this.attempt}` : ''}-s${step.n}.jpg`;
+            const stored = quietly(page, () => markCapture(page))
+              .catch(() => {}) // unmarked: the next assertion takes its own picture
+              .then(() => captureJpeg(page, { quality: 50, timeoutMs: 5000, maxWidth: STEP_SHOT_MAX_WIDTH }))
+              .then((data) => artifacts.put(name, data, 'image/jpeg'))
+              .then((ref): string | null => ref, () => null);
+            this.lastShot = { page, step: step.n, stored };
+            shot = stored.then((ref) => {
+              if (ref) step.screenshot = ref;
+              else step.screenshotSkipped = 'failed';
+            });
+          }
         }
       }
     }
     this.report.steps.push(step);
     this.emitInOrder({ type: 'step', case: this.planCase.index, step }, shot);
   }
+
+  /** The last step screenshot taken: the page, the step, its stored name once written (null: failed). */
+  private lastShot: { page: PageState['page']; step: number; stored: Promise<string | null> } | null = null;
 
   /** Events in the order they happened, each after what it waits for (a step's screenshot). */
   private tail: Promise<void> = Promise.resolve();

@@ -92,6 +92,8 @@ export interface StepRecord {
   durationMs: number;
   url?: string;
   screenshot?: string;
+  /** The screenshot is that step's: the page had not changed since (an assertion's step). */
+  screenshotOf?: number;
   /** Why a step has no screenshot although screenshots are on. */
   screenshotSkipped?: 'dialog' | 'closed' | 'failed';
   error?: StepError;

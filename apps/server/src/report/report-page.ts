@@ -149,7 +149,7 @@ function stepRow(c: AnyCase, s: StepRecord, links: ReportPageLinks, failing: boo
     : '';
   const why = s.target ? `<div class="why"><span class="dim">resolved by</span> ${esc(s.target.rung)}${s.target.why ? ` — ${esc(s.target.why)}` : ''}</div>` : '';
   const shot = s.screenshot
-    ? `<a class="shot" href="${esc(links.screenshot(s.screenshot))}"><img loading="lazy" src="${esc(links.screenshot(s.screenshot))}" alt="Screenshot after step ${s.n}" width="320" height="200"></a>`
+    ? `<a class="shot" href="${esc(links.screenshot(s.screenshot))}"><img loading="lazy" src="${esc(links.screenshot(s.screenshot))}" alt="Screenshot after step ${s.screenshotOf ?? s.n}" width="320" height="200"></a>${s.screenshotOf !== undefined ? `<span class="dim noshot">unchanged since step ${s.screenshotOf}</span>` : ''}`
     : s.screenshotSkipped ? `<span class="dim noshot">no screenshot (${esc(s.screenshotSkipped)})</span>` : '';
   const markers = [
     s.healed ? '<span class="badge healed" title="the recorded locator no longer resolved; the planner redid this step">healed</span>' : '',
