@@ -329,15 +329,17 @@ describe('idle timeout and TTL', () => {
   });
 
   it('does not idle out a session while an action on it is still running', async () => {
-    const id = await api.createSession({ idleTimeoutSeconds: 2 });
+    // 3 s idle, a 4.5 s action, a look 1 s after it: 2 s of margin for a loaded machine
+    // (with 2 s idle the answer, a GET and the 1 s pause once took longer than the rest).
+    const id = await api.createSession({ idleTimeoutSeconds: 3 });
     // One action longer than the idle timeout: the session is in use all along.
-    const wait = await api.action(id, { action: 'wait_for', time: 3500 });
+    const wait = await api.action(id, { action: 'wait_for', time: 4500 });
     expect(wait.status, JSON.stringify(wait.body)).toBe(200);
     const after = await api.get(`/v1/sessions/${id}`);
     expect(after.status, JSON.stringify(after.body)).toBe(200);
     // ...and the idle clock restarts when the action ends, not when it began.
     await new Promise((r) => setTimeout(r, 1000));
     expect((await api.get(`/v1/sessions/${id}/roles/default/pages`)).status).toBe(200);
-    await waitUntil(async () => (await api.get(`/v1/sessions/${id}`)).status === 410, 5000, 'the session to idle out');
+    await waitUntil(async () => (await api.get(`/v1/sessions/${id}`)).status === 410, 6000, 'the session to idle out');
   });
 });
