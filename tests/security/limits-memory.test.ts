@@ -23,6 +23,10 @@ beforeAll(async () => {
     STREAM_MAX_BUFFERED_BYTES: String(256 * 1024),
     STREAM_SLOW_CONSUMER_MS: '2000',
     STREAM_EVENTS_PER_SECOND: '200',
+    // The stalled client answers no ping while paused: at the default 20 s interval it is
+    // closed for two missed pings (4000, cut 2 s later) once a loaded run has spent 40 s
+    // before it reads again (seen: 1006 instead of 4008). Sends still check the backlog.
+    STREAM_PING_INTERVAL_MS: '120000',
   }, 180_000);
 });
 afterAll(async () => {
