@@ -110,7 +110,7 @@ describe('a scheduled suite on two nodes', () => {
     expect(created.status).toBe(201);
     const id = created.body.id;
     const patched = await b.api.request('PATCH', `/v1/suites/${id}`, { schedule: { cron: `*/${TICK_MS / 1000} * * * * *`, timezone: 'UTC' } });
-    expect(patched.status).toBe(200);
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.schedule).toMatchObject({ cron: '*/4 * * * * *', timezone: 'UTC', next: expect.any(String) });
     const patchedAt = Date.now();
 
