@@ -59,9 +59,9 @@ export async function captureJpeg(page: Page, opts: { quality?: number; timeoutM
 }
 
 // A step that only looks at the page (an assertion) leaves it as the step before left it,
-// most of the time: its picture would cost another capture (~30 ms of the renderer, which
-// the next step then waits for) to show the same pixels. So each capture first marks the
-// page, and such a step asks whether anything that could change the pixels happened since:
+// most of the time: its picture would cost another capture (~29 ms of Chromium's CPU,
+// beside the next step on the same cores) to show the same pixels. So each capture first
+// marks the page, and such a step asks whether anything that could change the pixels happened since:
 // then the earlier picture is its picture. Anything the DOM does not say marks the page
 // unsettled, and the step gets its own capture: animations or transitions running,
 // images or fonts still loading, canvas, video or child frames (pixels the DOM does not
@@ -69,7 +69,7 @@ export async function captureJpeg(page: Page, opts: { quality?: number; timeoutM
 
 const SINCE_KEY = 'ariadne.sinceCapture';
 
-type Mark = { changed: boolean; unsettled: boolean; values: string; x: number; y: number; w: number; h: number; url: string; active: Element | null; observer: MutationObserver };
+type Mark = { changed: boolean; unsettled: boolean; values: string; fieldValues: () => string; x: number; y: number; w: number; h: number; url: string; active: Element | null; observer: MutationObserver };
 
 /** Mark the page as about to be captured (await it before captureJpeg). */
 export async function markCapture(page: Page): Promise<void> {
@@ -79,7 +79,6 @@ export async function markCapture(page: Page): Promise<void> {
       const f = e as HTMLInputElement;
       return f.type === 'checkbox' || f.type === 'radio' ? String(f.checked) : f.value;
     }).join('\u0000');
-    (window as unknown as Record<symbol, unknown>)[Symbol.for(key + '.values')] = fieldValues;
     const w = window as unknown as Record<symbol, Mark | undefined>;
     const sym = Symbol.for(key);
     w[sym]?.observer.disconnect();
@@ -88,6 +87,7 @@ export async function markCapture(page: Page): Promise<void> {
     const mark: Mark = {
       changed: false,
       values: fieldValues(),
+      fieldValues,
       unsettled: running || loading || Boolean(document.querySelector('canvas, video, iframe, frame, embed, object')),
       x: window.scrollX, y: window.scrollY, w: window.innerWidth, h: window.innerHeight,
       url: location.href,
@@ -110,8 +110,7 @@ export async function unchangedSinceCapture(page: Page): Promise<boolean> {
     if (!mark || mark.changed || mark.unsettled || mark.observer.takeRecords().length) return false;
     if (window.scrollX !== mark.x || window.scrollY !== mark.y || window.innerWidth !== mark.w || window.innerHeight !== mark.h) return false;
     if (location.href !== mark.url || document.activeElement !== mark.active) return false;
-    const values = (window as unknown as Record<symbol, (() => string) | undefined>)[Symbol.for(key + '.values')];
-    if (!values || values() !== mark.values) return false;
+    if (mark.fieldValues() !== mark.values) return false;
     return !document.getAnimations().some((a) => a.playState === 'running');
   }, SINCE_KEY).catch(() => false);
 }
