@@ -159,17 +159,21 @@ export interface SpawnOptions {
   stateDir?: string;
   tmpDir?: string;
   readyTimeoutMs?: number;
+  /** Listen on this port instead of a free one found now (no retry on another port). */
+  port?: number;
 }
 
 export async function spawnServer(opts: SpawnOptions = {}): Promise<ServerProcess> {
   // A port found free can be taken before the server binds it (an outgoing connection of
   // any process may get it as its ephemeral port: seen under load as EADDRINUSE). Then
-  // the server refuses to start, and it is started again on another port.
+  // the server refuses to start, and it is started again on another port. The taker may
+  // even be another service of the same test, listening on port 0: its /healthz answers
+  // 200 on that port, so readiness checks that the node answering is the one started.
   for (let attempt = 1; ; attempt++) {
     try {
       return await spawnServerOnce(opts);
     } catch (err) {
-      if (attempt >= 3 || !(err instanceof PortTakenError)) throw err;
+      if (attempt >= 3 || opts.port !== undefined || !(err instanceof PortTakenError)) throw err;
     }
   }
 }
@@ -179,7 +183,7 @@ class PortTakenError extends Error {}
 async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(tmpdir(), 'ariadne-proc-state-'));
   const tmpDir = opts.tmpDir ?? mkdtempSync(path.join(tmpdir(), 'ariadne-proc-tmp-'));
-  const port = await freePort();
+  const port = opts.port ?? await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),
@@ -236,18 +240,27 @@ async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
       return [...new Set([...browserProcesses(proc.browserMarkers(), table), ...own])];
     },
   };
+  // The node id a server of this child answers /healthz with: NODE_ID, or by default
+  // "<host>-<pid>-<random>" (config.ts).
+  const ownNode = (node: string) => (env.NODE_ID ? node === env.NODE_ID : node.includes(`-${child.pid}-`));
   try {
-    await waitUntil(async () => {
-      if (exitedEarly) throw new Error(`server exited before it was ready:\n${out.slice(-3000)}`);
+    const answer = await waitUntil(async () => {
+      if (exitedEarly) return { exited: true as const };
       const res = await fetch(`${url}/healthz`).catch(() => null);
-      return res?.status === 200;
+      if (res?.status !== 200) return null;
+      const body = (await res.json().catch(() => ({}))) as { node?: unknown };
+      return { node: String(body.node ?? '') };
     }, opts.readyTimeoutMs ?? 45_000, 'the server to answer /healthz', 150);
+    if ('exited' in answer) throw new Error('server exited before it was ready');
+    if (!ownNode(answer.node)) {
+      throw new PortTakenError(`port ${port} is answered by another server (node "${answer.node}"), not by the one started (pid ${child.pid})`);
+    }
   } catch (err) {
     child.kill('SIGKILL');
     await exited;
     if (!opts.tmpDir) rmSync(tmpDir, { recursive: true, force: true });
     if (!opts.stateDir) rmSync(stateDir, { recursive: true, force: true });
-    const taken = new RegExp(`EADDRINUSE[^\\n]*:${port}\\b`).test(out);
+    const taken = err instanceof PortTakenError || new RegExp(`EADDRINUSE[^\\n]*:${port}\\b`).test(out);
     throw new (taken ? PortTakenError : Error)(`${(err as Error).message}\n${out.slice(-3000)}`);
   }
   return proc;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -19,24 +19,43 @@ export interface TestRedis {
 }
 
 export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+  let port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-test-redis-'));
   let child: ChildProcess | null = null;
   const clients: Redis[] = [];
-  const url = `redis://127.0.0.1:${port}`;
+  let url = `redis://127.0.0.1:${port}`;
+  // Ready when the redis-server answering is this one (its dir): a port found free can be
+  // taken before the server binds it, and another test's redis-server would answer PING.
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
-    await waitUntil(async () => {
+    const c0 = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
+    child = c0;
+    const answer = await waitUntil(async () => {
+      if (c0.exitCode !== null || c0.signalCode !== null) return 'exited';
       const c = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       c.on('error', () => {});
       try {
         await c.connect();
-        return (await c.ping()) === 'PONG';
+        const [, served] = (await c.config('GET', 'dir')) as string[];
+        return served === realpathSync(dir) ? 'ours' : 'foreign';
       } finally {
         c.disconnect();
       }
     }, 10_000, 'redis-server to start');
+    if (answer === 'ours') return;
+    if (c0.exitCode === null && c0.signalCode === null) c0.kill('SIGKILL');
+    throw new Error(`redis-server could not have port ${port}: ${answer === 'exited' ? 'it exited (port taken?)' : 'another redis-server answers on it'}`);
   };
+  // The first start may move to another port; a restart must keep its port (and says so).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      port = await freePort();
+      url = `redis://127.0.0.1:${port}`;
+    }
+  }
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const c = child;
     if (!c || c.exitCode !== null) return;
@@ -44,7 +63,6 @@ export async function startRedis(): Promise<TestRedis> {
     c.kill(signal);
     await exited;
   };
-  await start();
   return {
     url,
     port,

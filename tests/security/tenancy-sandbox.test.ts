@@ -53,10 +53,14 @@ beforeAll(async () => {
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
   exited = new Promise((resolve) => child!.once('exit', resolve));
-  await waitUntil(async () => {
-    if (child!.exitCode !== null) throw new Error(`server exited:\n${out.slice(-3000)}`);
-    return (await fetch(`${url}/healthz`).catch(() => null))?.status === 200;
+  const answer = await waitUntil(async () => {
+    if (child!.exitCode !== null) return { node: null };
+    const res = await fetch(`${url}/healthz`).catch(() => null);
+    return res?.status === 200 ? { node: String(((await res.json()) as { node?: unknown }).node) } : null;
   }, 60_000, 'the server (as nobody) to start', 150);
+  // The node answering must be the one started (default node id "<host>-<pid>-<random>"):
+  // a port found free can be taken by another listener before the server binds it.
+  if (!answer.node?.includes(`-${child!.pid}-`)) throw new Error(`the server did not start on port ${port} (answered by ${answer.node ?? 'nobody: it exited'}):\n${out.slice(-3000)}`);
 });
 
 afterAll(async () => {
