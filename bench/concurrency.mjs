@@ -10,7 +10,8 @@
 //
 // Printed per N: snapshots/s, p50/p95 latency, the throughput ratio, CPU time per
 // snapshot (Ariadne: the server process; raw: this process during the raw phase, i.e.
-// what playwright-core itself costs a caller), log lines per request, and the load average;
+// what playwright-core itself costs a caller), the CPU of the Chromium answering each
+// variant (all its processes), log lines per request, and the load average;
 // then the largest N whose p95 stays <= 1.5 s for each. A sequential phase first gives the
 // server's CPU per snapshot without contention. Prints figures, asserts nothing.
 //
@@ -56,6 +57,44 @@ function processCpuMs(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
+}
+
+/** Parent of every process on the machine (Linux /proc), read once per call. */
+function parentsByPid() {
+  const parents = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone meanwhile */ }
+  }
+  return parents;
+}
+
+/**
+ * The Chromium processes under `root` (its browser, renderers, GPU and utility processes),
+ * leaving out the subtree of `exclude`: for raw, this process's browser but not the
+ * server's. Returns a reader of their summed CPU time in ms; a process that has exited
+ * since counts what it had at the start.
+ */
+function chromiumTreeCpu(root, exclude) {
+  const parents = parentsByPid();
+  const tree = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (!tree.has(pid) && tree.has(ppid) && pid !== exclude) { tree.add(pid); grew = true; }
+    }
+  }
+  const pids = [...tree].filter((pid) => {
+    try { return /chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8')); } catch { return false; }
+  });
+  const last = new Map();
+  return () => pids.reduce((sum, pid) => {
+    try { last.set(pid, processCpuMs(pid)); } catch { /* exited: keep its last reading */ }
+    return sum + (last.get(pid) ?? 0);
+  }, 0);
 }
 
 const ownCpuMs = () => {
@@ -216,7 +255,7 @@ async function closeSessions(server, ids) {
  * Poll every target back to back for `ms` (after `warmMs` uncounted): one call in flight
  * per target. Returns latencies, count and CPU time of the measured window.
  */
-async function poll(targets, snap, { warmMs, ms, cpu }) {
+async function poll(targets, snap, { warmMs, ms, cpu, chromiumCpu }) {
   const lat = [];
   let counting = false;
   let stop = false;
@@ -238,6 +277,8 @@ async function poll(targets, snap, { warmMs, ms, cpu }) {
   await sleep(warmMs);
   counting = true;
   const cpu0 = cpu();
+  const chromiumCpuOf = chromiumCpu ? chromiumCpu() : null;
+  const chromium0 = chromiumCpuOf ? chromiumCpuOf() : 0;
   const client0 = ownCpuMs();
   const t0 = performance.now();
   await sleep(ms);
@@ -245,9 +286,10 @@ async function poll(targets, snap, { warmMs, ms, cpu }) {
   const elapsed = performance.now() - t0;
   const cpuMs = cpu() - cpu0;
   const clientCpuMs = ownCpuMs() - client0;
+  const chromiumCpuMs = chromiumCpuOf ? chromiumCpuOf() - chromium0 : NaN;
   stop = true;
   await Promise.all(loops);
-  return { lat, count: lat.length, elapsed, cpuMs, clientCpuMs, errors };
+  return { lat, count: lat.length, elapsed, cpuMs, clientCpuMs, chromiumCpuMs, errors };
 }
 
 function summarize(name, n, runs) {
@@ -256,6 +298,7 @@ function summarize(name, n, runs) {
   const seconds = runs.reduce((a, r) => a + r.elapsed, 0) / 1000;
   const cpuMs = runs.reduce((a, r) => a + r.cpuMs, 0);
   const clientCpuMs = runs.reduce((a, r) => a + r.clientCpuMs, 0);
+  const chromiumCpuMs = runs.reduce((a, r) => a + r.chromiumCpuMs, 0);
   return {
     n,
     variant: name,
@@ -266,6 +309,8 @@ function summarize(name, n, runs) {
     cpuMsPerSnapshot: count ? cpuMs / count : NaN,
     // This process (the callers): for Ariadne its HTTP or WebSocket clients, for raw the same figure as cpuMsPerSnapshot.
     clientCpuMsPerSnapshot: count ? clientCpuMs / count : NaN,
+    // The Chromium that takes this variant's snapshots (all its processes), per snapshot.
+    chromiumCpuMsPerSnapshot: count ? chromiumCpuMs / count : NaN,
     errors: runs.reduce((a, r) => a + r.errors, 0),
   };
 }
@@ -320,6 +365,9 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
       handleSIGHUP: false,
     });
     const serverCpu = () => processCpuMs(server.child.pid);
+    // Each side's Chromium, found again per phase (renderers come and go with sessions).
+    const serverChromium = () => chromiumTreeCpu(server.child.pid);
+    const rawChromium = () => chromiumTreeCpu(process.pid, server.child.pid);
     const snapPath = (id) => `/v1/sessions/${id}/roles/default/snapshot`;
     // The REST callers: undici pools (keep-alive, one socket per session in flight), the
     // cheapest Node HTTP client at hand: the callers share the 2 cores with the server.
@@ -356,7 +404,7 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
       for (let round = 0; round < (quick ? 2 : 4); round++) {
         for (const v of round % 2 ? ['raw', 'ariadne'] : ['ariadne', 'raw']) {
           const target = v === 'ariadne' ? { id, pool: pools[0] } : { page };
-          const r = await poll([target], v === 'ariadne' ? ariadneSnap : rawSnap, { warmMs: 200, ms: quick ? 1500 : 2500, cpu: v === 'ariadne' ? serverCpu : ownCpuMs });
+          const r = await poll([target], v === 'ariadne' ? ariadneSnap : rawSnap, { warmMs: 200, ms: quick ? 1500 : 2500, cpu: v === 'ariadne' ? serverCpu : ownCpuMs, chromiumCpu: v === 'ariadne' ? serverChromium : rawChromium });
           seq[v].push(r);
         }
       }
@@ -395,7 +443,7 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
             : v === 'ariadne-ws' ? streams.map((stream) => ({ stream }))
               : pages.map((page) => ({ page }));
           const snap = v === 'ariadne' ? ariadneSnap : v === 'ariadne-ws' ? wsSnap : rawSnap;
-          runs[v].push(await poll(targets, snap, { warmMs: 1000, ms: seconds * 1000, cpu: v === 'raw' ? ownCpuMs : serverCpu }));
+          runs[v].push(await poll(targets, snap, { warmMs: 1000, ms: seconds * 1000, cpu: v === 'raw' ? ownCpuMs : serverCpu, chromiumCpu: v === 'raw' ? rawChromium : serverChromium }));
           loads.push(loadAverage().split(' ')[0]);
         }
       }
@@ -467,16 +515,17 @@ async function main() {
   const { rows, largest, load } = await run({ quick, ns, seconds: secondsArg, rounds: roundsArg });
   console.log('');
   table(
-    ['phase', 'N', 'variant', 'snapshots/s', 'p50 ms', 'p95 ms', 'x raw', 'CPU ms/snapshot', 'client CPU ms/snapshot', 'log lines/req', 'errors', 'load (1 min, per phase)'],
+    ['phase', 'N', 'variant', 'snapshots/s', 'p50 ms', 'p95 ms', 'x raw', 'CPU ms/snapshot', 'client CPU ms/snapshot', 'Chromium CPU ms/snapshot', 'log lines/req', 'errors', 'load (1 min, per phase)'],
     rows.map((r) => [
       r.phase, r.n, r.variant, r.perSecond.toFixed(1), fmt(r.p50Ms), fmt(r.p95Ms), r.ratio ? r.ratio.toFixed(2) : '', fmt(r.cpuMsPerSnapshot),
-      r.variant === 'raw' ? '' : fmt(r.clientCpuMsPerSnapshot),
+      r.variant === 'raw' ? '' : fmt(r.clientCpuMsPerSnapshot), fmt(r.chromiumCpuMsPerSnapshot),
       r.logLinesPerRequest !== undefined ? r.logLinesPerRequest.toFixed(2) : '', r.errors, r.load ?? '',
     ]),
   );
   console.log('');
   console.log('CPU ms/snapshot: ariadne = the server process (Node only, not Chromium); raw = this process while only the raw pages run.');
   console.log('client CPU ms/snapshot: this process while Ariadne is polled, i.e. what its HTTP or WebSocket clients cost on the same 2 cores.');
+  console.log("Chromium CPU ms/snapshot: every process of the browser that takes the variant's snapshots (the other browser's idle pages run beside it).");
   const seq = rows.find((r) => r.phase === 'sequential' && r.variant === 'ariadne');
   if (seq) console.log(`server CPU when idle: ${fmt(seq.idleCpuMsPerSecond)} ms/s (included in the ariadne figures: ${fmt(seq.idleCpuMsPerSecond / seq.perSecond)} ms per sequential snapshot)`);
   console.log(`largest N with p95 <= ${P95_LIMIT_MS} ms: ariadne ${largest.ariadne ?? 'none'}, over WebSocket ${largest['ariadne-ws'] ?? 'none'}, raw ${largest.raw ?? 'none'} (of the N measured)`);
