@@ -13,13 +13,13 @@
 //   node bench/cluster-load.mjs --clients 4 --seconds 20
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { startStaticServer } from './lib.mjs';
+import { processTable, startStaticServer, withDescendants } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
@@ -94,45 +94,20 @@ async function freePort() {
 
 // ---------------------------------------------------------------- /proc
 
-/** Live processes: pid -> { ppid, cmdline } (zombies left out). */
-function processes() {
-  const out = new Map();
-  let entries = [];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // comm may hold spaces
-      if (fields[0] === 'Z' || fields[0] === 'X') continue;
-      out.set(Number(e), { ppid: Number(fields[1]), cmdline: readFileSync(`/proc/${e}/cmdline`, 'utf8').replaceAll('\0', ' ') });
-    } catch { /* gone meanwhile */ }
-  }
-  return out;
-}
-
 /**
  * Chromium processes of these browser ids: the marker switch on the command line, plus
  * descendants. With `needle`, also any process whose command line contains it (the
  * bench's temp dir: Playwright puts the profile dir in the node's TMPDIR), which finds a
  * browser whose id was never logged.
  */
-function chromiumPids(browserIds, procs = processes(), needle = null) {
+function chromiumPids(browserIds, procs = processTable(), needle = null) {
   const found = new Set();
   for (const [pid, p] of procs) {
     if (needle && p.cmdline.includes(needle) && !p.cmdline.includes('cluster-load.mjs')) { found.add(pid); continue; }
     for (const id of browserIds) if (p.cmdline.includes(`--ariadne-browser=${id}`)) { found.add(pid); break; }
   }
-  // Children (zygotes, renderers, GPU/utility processes) by parent pid, until nothing new.
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, p] of procs) if (!found.has(pid) && found.has(p.ppid)) { found.add(pid); grew = true; }
-  }
-  return [...found];
+  // With their children (zygotes, renderers, GPU/utility processes).
+  return [...withDescendants(found, procs)];
 }
 
 function rssBytes(pid) {
@@ -569,7 +544,7 @@ const cleanup = () => (cleaned ??= (async () => {
   for (const n of running) n.child.kill('SIGTERM');
   await Promise.race([Promise.all(running.map((n) => n.exited)), sleep(5000)]);
   for (const n of running) if (n.child.exitCode === null && n.child.signalCode === null) { n.child.kill('SIGKILL'); await n.exited; }
-  killAll(chromiumPids(new Set(allNodes.flatMap((n) => [...n.browserIds])), processes(), workDir));
+  killAll(chromiumPids(new Set(allNodes.flatMap((n) => [...n.browserIds])), processTable(), workDir));
   await redis?.stop().catch(() => {});
   await fixtures?.close().catch(() => {});
   rmSync(workDir, { recursive: true, force: true });
@@ -616,7 +591,7 @@ try {
   await cleanup();
   let left = [];
   for (let i = 0; i < 30; i++) {
-    left = chromiumPids(new Set(allNodes.flatMap((n) => [...n.browserIds])), processes(), workDir);
+    left = chromiumPids(new Set(allNodes.flatMap((n) => [...n.browserIds])), processTable(), workDir);
     if (!left.length) break;
     await sleep(100);
   }

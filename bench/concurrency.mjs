@@ -32,7 +32,7 @@ import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { Pool } from 'undici';
 import { CHROMIUM_FLAGS, DEFAULT_VIEWPORT } from '@ariadne/pool';
-import { checkNoLeftovers, fmt, isMain, machineLine, quantile, startStaticServer, table } from './lib.mjs';
+import { checkNoLeftovers, fmt, isMain, machineLine, processTable, quantile, startStaticServer, table, withDescendants } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
@@ -59,19 +59,6 @@ function processCpuMs(pid) {
   return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
 }
 
-/** Parent of every process on the machine (Linux /proc), read once per call. */
-function parentsByPid() {
-  const parents = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* gone meanwhile */ }
-  }
-  return parents;
-}
-
 /**
  * The Chromium processes under `root` (its browser, renderers, GPU and utility processes),
  * leaving out the subtree of `exclude`: for raw, this process's browser but not the
@@ -79,17 +66,8 @@ function parentsByPid() {
  * since counts what it had at the start.
  */
 function chromiumTreeCpu(root, exclude) {
-  const parents = parentsByPid();
-  const tree = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (!tree.has(pid) && tree.has(ppid) && pid !== exclude) { tree.add(pid); grew = true; }
-    }
-  }
-  const pids = [...tree].filter((pid) => {
-    try { return /chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8')); } catch { return false; }
-  });
+  const procs = processTable();
+  const pids = [...withDescendants([root], procs, new Set([exclude]))].filter((pid) => /chrom/i.test(procs.get(pid)?.comm ?? ''));
   const last = new Map();
   return () => pids.reduce((sum, pid) => {
     try { last.set(pid, processCpuMs(pid)); } catch { /* exited: keep its last reading */ }

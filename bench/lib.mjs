@@ -177,6 +177,41 @@ export function table(headers, rows) {
   }
 }
 
+/** Live processes: pid -> { ppid, comm, cmdline } (zombies left out; empty off Linux). */
+export function processTable() {
+  const out = new Map();
+  let entries = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // comm may hold spaces
+      if (fields[0] === 'Z' || fields[0] === 'X') continue;
+      out.set(Number(e), {
+        ppid: Number(fields[1]),
+        comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        cmdline: readFileSync(`/proc/${e}/cmdline`, 'utf8').replaceAll('\0', ' '),
+      });
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
+}
+
+/** These pids and every process under them (by parent pid), leaving out the subtrees of `exclude`. */
+export function withDescendants(roots, procs = processTable(), exclude = new Set()) {
+  const found = new Set(roots);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, p] of procs) if (!found.has(pid) && !exclude.has(pid) && found.has(p.ppid)) { found.add(pid); grew = true; }
+  }
+  return found;
+}
+
 /** Pids of live processes whose command line contains one of the markers (Linux /proc). */
 export function pidsWithMarkers(markers) {
   const found = [];
