@@ -19,8 +19,12 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   // Every temp file of this process and its browsers under STATE_DIR/tmp/<pid> (temp-dir.ts).
+  // Read before TMPDIR is pointed at the result: a fallback goes to the system temp dir.
   const temp = claimProcessTempDir(config.stateDir);
   process.env.TMPDIR = temp.dir;
+  if (temp.tooLong) {
+    logger.warn({ dir: temp.dir, tooLong: temp.tooLong }, 'STATE_DIR is too deep for Chromium (its socket path would not fit): temp files go to the system temp dir instead');
+  }
   if (temp.removed.length) logger.info({ dirs: temp.removed }, 'removed the temp dirs of servers that did not stop cleanly');
   let service;
   try {
