@@ -118,6 +118,23 @@ export async function waitUntil<T>(fn: () => T | Promise<T>, timeoutMs: number, 
   }
 }
 
+/** The node id a server answers /healthz with, or null while it does not answer 200. */
+export async function healthzNode(url: string): Promise<string | null> {
+  const res = await fetch(`${url}/healthz`).catch(() => null);
+  if (res?.status !== 200) return null;
+  const body = (await res.json().catch(() => ({}))) as { node?: unknown };
+  return String(body.node ?? '');
+}
+
+/**
+ * Is this node id the server process `pid`'s? NODE_ID when it was given one, else the
+ * default "<host>-<pid>-<random>" (config.ts). A port found free can be taken by another
+ * listener before the server binds it, and that one would answer /healthz too.
+ */
+export function isNodeOf(node: string, pid: number, nodeId?: string): boolean {
+  return nodeId ? node === nodeId : node.includes(`-${pid}-`);
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -240,19 +257,14 @@ async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
       return [...new Set([...browserProcesses(proc.browserMarkers(), table), ...own])];
     },
   };
-  // The node id a server of this child answers /healthz with: NODE_ID, or by default
-  // "<host>-<pid>-<random>" (config.ts).
-  const ownNode = (node: string) => (env.NODE_ID ? node === env.NODE_ID : node.includes(`-${child.pid}-`));
   try {
     const answer = await waitUntil(async () => {
       if (exitedEarly) return { exited: true as const };
-      const res = await fetch(`${url}/healthz`).catch(() => null);
-      if (res?.status !== 200) return null;
-      const body = (await res.json().catch(() => ({}))) as { node?: unknown };
-      return { node: String(body.node ?? '') };
+      const node = await healthzNode(url);
+      return node === null ? null : { node };
     }, opts.readyTimeoutMs ?? 45_000, 'the server to answer /healthz', 150);
     if ('exited' in answer) throw new Error('server exited before it was ready');
-    if (!ownNode(answer.node)) {
+    if (!isNodeOf(answer.node, child.pid!, env.NODE_ID)) {
       throw new PortTakenError(`port ${port} is answered by another server (node "${answer.node}"), not by the one started (pid ${child.pid})`);
     }
   } catch (err) {

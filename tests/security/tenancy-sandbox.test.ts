@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../helpers/service.js';
-import { browserProcesses, freePort, killPids, MAIN_JS, redisProcessesIn, waitUntil } from '../helpers/process.js';
+import { browserProcesses, freePort, healthzNode, isNodeOf, killPids, MAIN_JS, redisProcessesIn, waitUntil } from '../helpers/process.js';
 
 // Issue 10, item 8: Chromium runs with its own sandbox where the host allows it. Root
 // cannot (the browsers test checks the fallback); here the service runs as an
@@ -55,12 +55,11 @@ beforeAll(async () => {
   exited = new Promise((resolve) => child!.once('exit', resolve));
   const answer = await waitUntil(async () => {
     if (child!.exitCode !== null) return { node: null };
-    const res = await fetch(`${url}/healthz`).catch(() => null);
-    return res?.status === 200 ? { node: String(((await res.json()) as { node?: unknown }).node) } : null;
+    const node = await healthzNode(url);
+    return node === null ? null : { node };
   }, 60_000, 'the server (as nobody) to start', 150);
-  // The node answering must be the one started (default node id "<host>-<pid>-<random>"):
-  // a port found free can be taken by another listener before the server binds it.
-  if (!answer.node?.includes(`-${child!.pid}-`)) throw new Error(`the server did not start on port ${port} (answered by ${answer.node ?? 'nobody: it exited'}):\n${out.slice(-3000)}`);
+  // The node answering must be the one started (isNodeOf).
+  if (answer.node === null || !isNodeOf(answer.node, child!.pid!)) throw new Error(`the server did not start on port ${port} (answered by ${answer.node ?? 'nobody: it exited'}):\n${out.slice(-3000)}`);
 });
 
 afterAll(async () => {
