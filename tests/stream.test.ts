@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { refOf, startTestService, type TestService } from './helpers/service.js';
+import { waitUntil } from './helpers/process.js';
 import { StreamClient } from './helpers/ws-client.js';
 
 // The WebSocket session stream end to end: real clients, real Chromium.
@@ -194,6 +195,31 @@ describe('screencast', () => {
     expect(slowStats.dropped).toBeGreaterThan(0);
     expect(slowStats.sent).toBeLessThan(fastStats.sent);
     expect((await fast.call('screencast.stop')).result.stopped).toEqual(['default/p1']);
+    fast.close();
+    slow.close();
+  });
+
+  it('sends a capped watcher the last frame of a burst, when its window ends', async () => {
+    // The browser sends no frame while a page stays still, so a frame dropped for the cap at
+    // the end of a burst left a live view on an old picture for good (seen as a stuck live
+    // view under load). Both watchers must end on the same, last frame.
+    const id = await svc.api.createSession();
+    const fast = await open(id);
+    const slow = await open(id);
+    await fast.call('screencast.start', { maxFps: 30 });
+    await slow.call('screencast.start', { maxFps: 1 });
+    // About 600 ms of fresh noise every frame, then still: the burst ends inside slow's 1 s window.
+    await fast.call('action', { action: 'navigate', url: `${fx.url}/animated.html?ms=600` });
+    await fast.waitFor((m) => m.event === 'frame');
+    await new Promise((r) => setTimeout(r, 2500)); // the burst, and slow's window after it
+    const lastFrame = (c: StreamClient) => c.messages.filter((m) => m.event === 'frame').at(-1);
+    expect(fast.messages.filter((m) => m.event === 'frame').length).toBeGreaterThan(2);
+    await waitUntil(() => {
+      const [f, s] = [lastFrame(fast), lastFrame(slow)];
+      return f && s && f.data === s.data;
+    }, 10_000, 'both watchers to show the same last frame');
+    const slowStats = (await slow.call('screencast.stats')).result['default/p1'];
+    expect(slowStats.dropped).toBeGreaterThan(0); // the cap still holds
     fast.close();
     slow.close();
   });
