@@ -63,7 +63,7 @@ describe('loadConfig defaults', () => {
       SESSION_MAX_TTL_SECONDS: c.session.maxTtlSeconds, ACTION_TIMEOUT_MS: c.timeouts.actionMs,
       NAVIGATION_TIMEOUT_MS: c.timeouts.navigationMs, SNAPSHOT_TIMEOUT_MS: c.timeouts.snapshotMs,
       DESCRIBE_WAIT_MS: c.timeouts.describeWaitMs, ALLOWED_SCHEMES: c.allowedSchemes.map((s) => s.slice(0, -1)).join(','),
-      BODY_LIMIT_BYTES: c.bodyLimit, SHUTDOWN_TIMEOUT_MS: c.timeouts.shutdownMs, LOG_LEVEL: c.logLevel,
+      BODY_LIMIT_BYTES: c.bodyLimit, SHUTDOWN_TIMEOUT_MS: c.timeouts.shutdownMs, LOG_LEVEL: c.logLevel, LOG_BUFFER_BYTES: c.logBufferBytes,
       STREAM_PING_INTERVAL_MS: c.stream.pingIntervalMs, STREAM_MESSAGES_PER_SECOND: c.stream.messagesPerSecond,
       STREAM_MAX_PER_SESSION: c.stream.maxPerSession, REQUEST_TIMEOUT_MS: c.security.requestTimeoutMs,
       HEADERS_TIMEOUT_MS: c.security.headersTimeoutMs, METRICS_PUBLIC: Number(c.security.metricsPublic),

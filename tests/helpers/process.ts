@@ -208,6 +208,9 @@ async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
     STATE_DIR: stateDir,
     TMPDIR: tmpDir,
     LOG_LEVEL: 'info',
+    // Every line at once: tests read the log as data (browser markers, the Redis pid, a
+    // request id) right after the event. Batching has its own test (tests/log-batching).
+    LOG_BUFFER_BYTES: '0',
     POOL_BROWSERS: '1',
     POOL_MAX_CONTEXTS_PER_BROWSER: '4',
     POOL_MAX_CONTEXTS: '4',

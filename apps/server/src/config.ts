@@ -101,6 +101,7 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'NOTIFY_BACKOFF_MS', default: '1000', description: 'Wait before the second try of a delivery; doubled before each next one.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent.' },
+  { name: 'LOG_BUFFER_BYTES', default: '4096', description: 'Info and debug lines are written to stdout in batches of this many bytes, or every 200 ms, whichever comes first; warnings and errors at once, everything on exit. 0: every line at once (each is then a write that wakes the log reader).' },
 ];
 
 export interface Config {
@@ -150,6 +151,8 @@ export interface Config {
   notify: { attempts: number; backoffMs: number; publicUrl: string };
   nodeId: string;
   logLevel: string;
+  /** Batch size of the stdout log stream (0: a write per line): runtime.ts logDestination. */
+  logBufferBytes: number;
 }
 
 /** 0 = unlimited. */
@@ -445,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notify: { attempts: int('NOTIFY_ATTEMPTS', 4, 1, 10), backoffMs: int('NOTIFY_BACKOFF_MS', 1000, 0, 600_000), publicUrl: publicUrl.replace(/\/+$/, '') },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,
+    logBufferBytes: int('LOG_BUFFER_BYTES', 4096, 0, 15_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
