@@ -15,7 +15,8 @@
 // then the largest N whose p95 stays <= 1.5 s for each. A sequential phase first gives the
 // server's CPU per snapshot without contention. Prints figures, asserts nothing.
 //
-//   npx tsc -b && node bench/concurrency.mjs [--n=10,20,40 | --n=none] [--seconds=8] [--rounds=2] [--quick]
+//   npx tsc -b && node bench/concurrency.mjs [--n=10,20,40 | --n=none] [--seconds=8] [--rounds=2] [--warmup=4] [--quick]
+//   (--warmup: seconds each variant runs at each N before the counted rounds, uncounted; 0: none)
 //   BENCH_SERVER_NODE_ARGS=--cpu-prof node bench/concurrency.mjs   (profile lands in the temp dir, path printed)
 //
 // Also a module: `import { run } from './concurrency.mjs'; const { rows } = await run({ quick: true })`.
@@ -312,10 +313,11 @@ function listArg(name, def) {
  * rows add ratio (snapshots/s over raw's), the sequential one logLinesPerRequest and
  * idleCpuMsPerSecond (the server's CPU with no request, included in its figures).
  */
-export async function run({ quick = false, ns, seconds, rounds, log = console.log } = {}) {
+export async function run({ quick = false, ns, seconds, rounds, warmup, log = console.log } = {}) {
   ns ??= quick ? [10, 20] : [10, 20, 40];
   seconds ??= quick ? 4 : 8;
   rounds ??= quick ? 1 : 2;
+  warmup ??= quick ? 2 : 4;
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const workDir = mkdtempSync(path.join(tmpdir(), 'ariadne-concurrency-'));
   const marker = `--ariadne-bench=${process.pid}`;
@@ -414,14 +416,19 @@ export async function run({ quick = false, ns, seconds, rounds, log = console.lo
       const runs = { ariadne: [], 'ariadne-ws': [], raw: [] };
       const order = ['ariadne', 'ariadne-ws', 'raw'];
       const loads = [];
+      const targetsOf = (v) => (v === 'ariadne' ? ids.map((id, i) => ({ id, pool: pools[i % CLIENTS] }))
+        : v === 'ariadne-ws' ? streams.map((stream) => ({ stream }))
+          : pages.map((page) => ({ page })));
+      const snapOf = (v) => (v === 'ariadne' ? ariadneSnap : v === 'ariadne-ws' ? wsSnap : rawSnap);
+      // A round that is not counted: each variant's code at this N is compiled and its
+      // caches are warm before any figure is taken. Without it the first counted phase (REST,
+      // first in the rotation) paid the JIT: its server spent 2.2-2.9 ms per snapshot in
+      // that phase against 1.0-1.4 ms in the later ones (bench/README).
+      if (warmup > 0) for (const v of order) await poll(targetsOf(v), snapOf(v), { warmMs: 0, ms: warmup * 1000, cpu: () => 0 });
       for (let round = 0; round < rounds; round++) {
         // The order rotates each round, so load drift on a shared machine hits every variant.
         for (const v of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
-          const targets = v === 'ariadne' ? ids.map((id, i) => ({ id, pool: pools[i % CLIENTS] }))
-            : v === 'ariadne-ws' ? streams.map((stream) => ({ stream }))
-              : pages.map((page) => ({ page }));
-          const snap = v === 'ariadne' ? ariadneSnap : v === 'ariadne-ws' ? wsSnap : rawSnap;
-          runs[v].push(await poll(targets, snap, { warmMs: 1000, ms: seconds * 1000, cpu: v === 'raw' ? ownCpuMs : serverCpu, chromiumCpu: v === 'raw' ? rawChromium : serverChromium }));
+          runs[v].push(await poll(targetsOf(v), snapOf(v), { warmMs: 1000, ms: seconds * 1000, cpu: v === 'raw' ? ownCpuMs : serverCpu, chromiumCpu: v === 'raw' ? rawChromium : serverChromium }));
           loads.push(loadAverage().split(' ')[0]);
         }
       }
@@ -488,9 +495,10 @@ async function main() {
   const ns = listArg('n', undefined);
   const secondsArg = listArg('seconds', undefined)?.[0];
   const roundsArg = listArg('rounds', undefined)?.[0];
+  const warmupArg = process.argv.includes('--warmup=0') ? 0 : listArg('warmup', undefined)?.[0];
   console.log(`concurrency: fixture shop (${SHOP}), ${CLIENTS} clients, one snapshot in flight per session; ${quick ? 'quick' : 'full'} run`);
   console.log(machineLine());
-  const { rows, largest, load } = await run({ quick, ns, seconds: secondsArg, rounds: roundsArg });
+  const { rows, largest, load } = await run({ quick, ns, seconds: secondsArg, rounds: roundsArg, warmup: warmupArg });
   console.log('');
   table(
     ['phase', 'N', 'variant', 'snapshots/s', 'p50 ms', 'p95 ms', 'x raw', 'CPU ms/snapshot', 'client CPU ms/snapshot', 'Chromium CPU ms/snapshot', 'log lines/req', 'errors', 'load (1 min, per phase)'],
