@@ -578,7 +578,9 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         continue;
       }
     }
-    passMs = Date.now() - passStart;
+    // The longest pass so far, not the last: on a loaded machine one pass can take several
+    // times another, and a miss that answers late is as wrong as one that answers early.
+    passMs = Math.max(passMs, Date.now() - passStart);
     // Do not start a pass that cannot end before the deadline: a miss answers on time.
     if (Date.now() + 150 + passMs >= deadline) {
       // Unless the page is between documents (the previous step started a navigation that
