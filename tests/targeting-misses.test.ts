@@ -69,8 +69,11 @@ describe('REST: a description that finds nothing', () => {
         const d = res.body.error.details;
         expect(d.waitBudgetMs).toBe(1000);
         expect(d.waitedMs).toBeGreaterThanOrEqual(0);
-        expect(d.waitedMs).toBeLessThan(1500);
-        expect(wall).toBeLessThan(2500);
+        // The budget, plus at most one look-up pass begun before it ended: on CI's loaded
+        // 2-core machine one pass has taken ~700 ms. A wait that ignored the budget (the
+        // action's default 5 s) fails both.
+        expect(d.waitedMs).toBeLessThan(2000);
+        expect(wall).toBeLessThan(3000);
         expect(names(d), description).toContain(expected);
         expect(d.nearest.find((n: any) => n.name === expected).match).toMatch(/text/);
       }
@@ -114,10 +117,10 @@ describe('plans: a step whose target is not there', () => {
     expect(bad.error?.code).toBe('target_not_found');
     const d = bad.error?.details as any;
     expect(d.waitBudgetMs).toBe(1000);
-    expect(d.waitedMs).toBeLessThan(1500);
+    expect(d.waitedMs).toBeLessThan(2000); // the budget plus at most one pass (above)
     // The duration includes the look-up's wait, and ends when the step failed.
     expect(bad.durationMs).toBeGreaterThanOrEqual(d.waitedMs);
-    expect(bad.durationMs).toBeLessThan(2500);
+    expect(bad.durationMs).toBeLessThan(3000);
     expect(names(d)).toContain('Invoice archive for 2023');
     expect(r.log).toBe('');
   });
