@@ -17,6 +17,22 @@ afterAll(async () => {
   await fx?.close();
 });
 
+/**
+ * The settle report of one round of a loop: quiet with this many requests, or, once per
+ * loop at most, the cap, and then it says so honestly (CI's loaded 2-core machine once held
+ * a look past the 2 s cap). A wait that never goes quiet still fails the loop.
+ */
+function settledRounds() {
+  let caps = 0;
+  return (settle: { state: string; requests: number; waitedMs: number }, requests: number, round: number) => {
+    expect(settle.requests, `round ${round}`).toBe(requests);
+    if (settle.state === 'quiet') return;
+    expect(settle.state, `round ${round}`).toBe('cap');
+    expect(settle.waitedMs, `round ${round}`).toBeGreaterThanOrEqual(2000);
+    expect(++caps, `round ${round}: a second round that hit the cap`).toBe(1);
+  };
+}
+
 async function open(query = ''): Promise<{ id: string; refs: (name: string) => string }> {
   const id = await svc.api.createSession();
   const nav = await svc.api.action(id, { action: 'navigate', url: `${fx.url}/settle.html${query}` });
@@ -29,11 +45,12 @@ describe('settle after an action', () => {
   it('auto: a click whose answer renders after a 300 ms fetch returns a diff that has it, every time', async () => {
     const { id, refs } = await open('?ms=300');
     const load = refs('Load items');
+    const settled = settledRounds();
     for (let n = 1; n <= 25; n++) {
       const res = await svc.api.action(id, { action: 'click', ref: load, snapshot: 'diff' });
       expect(res.status).toBe(200);
       expect(JSON.stringify({ settle: res.body.settle, snap: res.body.snapshot }), `round ${n}`).toContain(`Loaded round ${n}`);
-      expect(res.body.settle).toMatchObject({ state: 'quiet', requests: 1 });
+      settled(res.body.settle, 1, n);
       // The fetch starts inside click(), which under load can itself take a good part of
       // the 300 ms: the settle wait alone may be shorter, the whole action may not.
       expect(res.body.durationMs).toBeGreaterThanOrEqual(300);
@@ -48,17 +65,12 @@ describe('settle after an action', () => {
     it(`auto: a fetch started after the click (defer=${defer}) is waited for`, async () => {
       const { id, refs } = await open(`?ms=300&defer=${defer}`);
       const load = refs('Load items');
+      const settled = settledRounds();
       for (let n = 1; n <= 10; n++) {
         const res = await svc.api.action(id, { action: 'click', ref: load, snapshot: 'diff' });
         expect(res.status).toBe(200);
         expect(JSON.stringify({ settle: res.body.settle, snap: res.body.snapshot }), `round ${n}`).toContain(`Loaded round ${n}`);
-        expect(res.body.settle).toMatchObject({ requests: 1 });
-        // Quiet, unless a loaded machine held the look past the cap: then the report says so
-        // (the change is in the answer either way, above).
-        if (res.body.settle.state !== 'quiet') {
-          expect(res.body.settle.state).toBe('cap');
-          expect(res.body.settle.waitedMs).toBeGreaterThanOrEqual(2000);
-        }
+        settled(res.body.settle, 1, n);
       }
       await svc.api.delete(`/v1/sessions/${id}`);
     });
@@ -100,13 +112,14 @@ describe('settle after an action', () => {
   it('a change at once and one a timer of 0 later: the diff holds both, every time', async () => {
     const { id, refs } = await open();
     const count = refs('Count');
+    const settled = settledRounds();
     for (let n = 1; n <= 12; n++) {
       const res = await svc.api.action(id, { action: 'click', ref: count, snapshot: 'diff' });
       expect(res.status).toBe(200);
       const diff = JSON.stringify(res.body.snapshot);
       expect(diff, `round ${n}`).toContain(`Clicks: ${n}`);
       expect(diff, `round ${n}`).toContain(`Counted ${n}`);
-      expect(res.body.settle).toMatchObject({ state: 'quiet', requests: 0 });
+      settled(res.body.settle, 0, n);
     }
     await svc.api.delete(`/v1/sessions/${id}`);
   });
@@ -118,11 +131,12 @@ describe('settle after an action', () => {
   it('a render the click put in the next animation frame is in the diff, every time', async () => {
     const { id, refs } = await open();
     const draw = refs('Draw');
+    const settled = settledRounds();
     for (let n = 1; n <= 12; n++) {
       const res = await svc.api.action(id, { action: 'click', ref: draw, snapshot: 'diff' });
       expect(res.status).toBe(200);
       expect(JSON.stringify(res.body.snapshot), `round ${n}`).toContain(`Drawn ${n}`);
-      expect(res.body.settle).toMatchObject({ state: 'quiet', requests: 0 });
+      settled(res.body.settle, 0, n);
     }
     await svc.api.delete(`/v1/sessions/${id}`);
   });
