@@ -16,6 +16,7 @@ describe('log lines on stdout', () => {
     let chunks = 0;
     server.child.stdout!.on('data', () => { chunks++; });
     const ids: string[] = [];
+    const started = Date.now();
     for (let i = 0; i < 60; i++) {
       const rid = `batch-${i}-${Date.now()}`;
       const res = await server.api.request('GET', '/v1/sessions', undefined, { 'x-request-id': rid });
@@ -24,8 +25,10 @@ describe('log lines on stdout', () => {
     }
     // Every line arrives within the flush interval (plus slack for a loaded machine).
     await waitUntil(() => ids.every((rid) => server!.output().includes(rid)), 5000, 'the 60 request lines');
-    // One write per line would be ~60 reads here; batches are a handful.
-    expect(chunks, `stdout arrived in ${chunks} reads for 60 requests`).toBeLessThan(20);
+    // One write per line would be ~60 reads here; batches are a handful: one per 4 KB, and
+    // one per 200 ms flush while the requests ran (many on a loaded machine), never 30: a write per line came in 41-44 reads.
+    const allowed = Math.min(30, 10 + Math.ceil(server.output().length / 4096) + Math.ceil((Date.now() - started) / 200));
+    expect(chunks, `stdout arrived in ${chunks} reads for 60 requests (allowed ${allowed})`).toBeLessThan(allowed);
 
     // Requests answered just before SIGTERM still have their lines after the exit.
     const last: string[] = [];
