@@ -31,4 +31,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # tini reaps Chromium's helper processes and passes SIGTERM on for a graceful shutdown.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "apps/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "apps/server/dist/main.js"]

@@ -33,6 +33,7 @@ import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { Pool } from 'undici';
 import { CHROMIUM_FLAGS, DEFAULT_VIEWPORT } from '@ariadne/pool';
+import { SERVER_NODE_FLAGS } from '@ariadne/server';
 import { checkNoLeftovers, fmt, isMain, machineLine, processTable, quantile, startStaticServer, table, withDescendants } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -318,7 +319,8 @@ export async function run({ quick = false, ns, seconds, rounds, warmup, log = co
   seconds ??= quick ? 4 : 8;
   rounds ??= quick ? 1 : 2;
   warmup ??= quick ? 2 : 4;
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The server runs as `npm start` runs it (its V8 flags), plus any the caller adds.
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const workDir = mkdtempSync(path.join(tmpdir(), 'ariadne-concurrency-'));
   const marker = `--ariadne-bench=${process.pid}`;
   const maxN = Math.max(1, ...ns);

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '@ariadne/server';
 import { Api } from './service.js';
 
 // Runs the real entry point (`node apps/server/dist/main.js`) as a child process, so
@@ -220,7 +221,8 @@ async function spawnServerOnce(opts: SpawnOptions): Promise<ServerProcess> {
   };
   // The embedded Redis of this state dir, unless the test gives a shared one (cluster tests).
   if (!opts.env?.REDIS_URL) delete env.REDIS_URL;
-  const child = spawn(process.execPath, [MAIN_JS], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Started as `npm start` starts it (its V8 flags).
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, MAIN_JS], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });

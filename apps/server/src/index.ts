@@ -4,3 +4,4 @@ export * from './runtime.js';
 export * from './deps.js';
 export * from './security/report-links.js';
 export * from './report/report-page.js';
+export * from './node-flags.js';
