@@ -14,12 +14,12 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { processTable, startStaticServer, withDescendants } from './lib.mjs';
+import { freePort, processTable, startStaticServer, withDescendants } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
@@ -82,14 +82,6 @@ function loadLine() {
   } catch {
     return 'load average n/a';
   }
-}
-
-async function freePort() {
-  const srv = createNetServer();
-  await new Promise((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', resolve); });
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 // ---------------------------------------------------------------- /proc

@@ -24,7 +24,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, cpSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +33,7 @@ import WebSocket from 'ws';
 import { Pool } from 'undici';
 import { CHROMIUM_FLAGS, DEFAULT_VIEWPORT } from '@ariadne/pool';
 import { SERVER_NODE_FLAGS } from '@ariadne/server';
-import { checkNoLeftovers, fmt, isMain, machineLine, processTable, quantile, startStaticServer, table, withDescendants } from './lib.mjs';
+import { checkNoLeftovers, fmt, freePort, isMain, machineLine, processCpuMs, processTable, quantile, startStaticServer, table, withDescendants } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
@@ -42,7 +41,6 @@ const CLIENTS = 4;
 const P95_LIMIT_MS = 1500;
 const SHOP = '/app/products.html';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const TICKS = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU time in 1/100 s
 /** Cleanups of what a run has started, for a Ctrl-C in the middle of it. */
 const liveCleanups = new Set();
 
@@ -52,13 +50,6 @@ function loadAverage() {
   } catch {
     return 'n/a';
   }
-}
-
-/** utime + stime of one process, in ms (Linux). */
-function processCpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
 }
 
 /**
@@ -81,14 +72,6 @@ const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-
-async function freePort() {
-  const srv = createNetServer();
-  await new Promise((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', resolve); });
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 /** One request over node:http (cheaper for the caller than fetch); resolves { status, body }. */
 function call(agent, base, method, p, body) {
@@ -152,15 +135,19 @@ function openStream(server, id) {
   });
 }
 
-/** Ariadne as its own process; counts its log lines (stdout) and keeps the last ones for errors. */
-async function startServer(workDir, maxContexts, nodeArgs) {
+/**
+ * Ariadne as its own process, one Chromium for up to maxContexts sessions; counts its log
+ * lines (stdout) and keeps the last ones for errors. `name` keeps two servers of one workDir
+ * apart (bench/server-ab.mjs); `env` adds to or overrides the environment.
+ */
+export async function startServer(workDir, maxContexts, nodeArgs, { name = 'state', env: extraEnv = {} } = {}) {
   const port = await freePort();
   const env = { ...process.env };
   for (const k of ['API_KEYS', 'API_KEYS_FILE', 'REDIS_URL', 'NODE_URL']) delete env[k];
   Object.assign(env, {
     PORT: String(port),
     HOST: '127.0.0.1',
-    STATE_DIR: path.join(workDir, 'state'),
+    STATE_DIR: path.join(workDir, name),
     TMPDIR: workDir,
     LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'info', // the default level: its cost is part of the figure
     POOL_BROWSERS: '1',
@@ -170,7 +157,7 @@ async function startServer(workDir, maxContexts, nodeArgs) {
     POOL_MAX_CONTEXTS: String(maxContexts),
     POOL_WARM_CONTEXTS: '0',
     WORKER_MODE: 'inline',
-  });
+  }, extraEnv);
   const child = spawn(process.execPath, [...nodeArgs, MAIN_JS], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: workDir });
   const server = { url: `http://127.0.0.1:${port}`, child, lines: 0, tail: [], browserIds: new Set() };
   const exited = new Promise((r) => child.once('exit', r));
@@ -208,7 +195,7 @@ async function startServer(workDir, maxContexts, nodeArgs) {
 }
 
 /** N sessions on the shop page; ids. */
-async function openSessions(server, n, pageUrl) {
+export async function openSessions(server, n, pageUrl) {
   const agent = new Agent({ keepAlive: true });
   const ids = [];
   try {

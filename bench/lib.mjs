@@ -4,6 +4,7 @@
 // Benchmarks print figures; they never assert timings.
 
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -175,6 +176,22 @@ export function table(headers, rows) {
     console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
+}
+
+/** utime + stime of one process, in ms (Linux /proc, which counts in 10 ms ticks). Throws once it has exited. */
+export function processCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // comm may hold spaces
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+/** A TCP port free on 127.0.0.1 right now, for a server started as another process. */
+export async function freePort() {
+  const srv = createNetServer();
+  await new Promise((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', resolve); });
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
 }
 
 /** Live processes: pid -> { ppid, comm, cmdline } (zombies left out; empty off Linux). */

@@ -8,81 +8,39 @@
 //   BENCH_AB_ENV_B='{"LOG_BUFFER_BYTES":"0"}' node bench/server-ab.mjs
 //   (BENCH_AB_NODE_ARGS_A / BENCH_AB_ENV_A for side A; with nothing set, an A/A control run.)
 //
-// Run the A/A control first: here the second server started was favoured by ~5 % with
+// Run the A/A control first: here the second server started was favoured by 2-5 % with
 // identical sides, so only a ratio well outside the control's means anything. Prints figures,
 // asserts nothing.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { intArg, machineLine, median, onCleanup, startStaticServer, table } from './lib.mjs';
+import { openSessions, startServer } from './concurrency.mjs';
+import { intArg, machineLine, median, onCleanup, processCpuMs, startStaticServer, table } from './lib.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
 const N = intArg('n', 40);
 const ROUNDS = intArg('rounds', 8);
 const SECONDS = intArg('seconds', 6);
 const CLIENTS = 4;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-async function post(url, body) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function startSide(name, workDir, pageUrl) {
+/**
+ * One side: a server as concurrency.mjs starts it, but with Node's defaults unless given
+ * flags (it is the thing compared), N sessions on the shop, its callers. Added to `sides`.
+ */
+async function startSide(name, workDir, pageUrl, sides) {
   const nodeArgs = (process.env[`BENCH_AB_NODE_ARGS_${name}`] ?? '').split(' ').filter(Boolean);
-  const extraEnv = JSON.parse(process.env[`BENCH_AB_ENV_${name}`] || '{}');
-  const port = await freePort();
-  const env = { ...process.env };
-  for (const k of ['API_KEYS', 'API_KEYS_FILE', 'REDIS_URL', 'NODE_URL']) delete env[k];
-  Object.assign(env, {
-    PORT: String(port), HOST: '127.0.0.1', STATE_DIR: path.join(workDir, name), TMPDIR: workDir, LOG_LEVEL: 'info',
-    POOL_BROWSERS: '1', POOL_ISOLATION: 'none', POOL_MAX_BROWSERS: '1', POOL_MAX_CONTEXTS_PER_BROWSER: String(N),
-    POOL_MAX_CONTEXTS: String(N), POOL_WARM_CONTEXTS: '0', WORKER_MODE: 'inline',
-  }, extraEnv);
-  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS], { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: workDir });
-  const exited = new Promise((r) => child.once('exit', r));
-  const side = { name, child, ids: [], pools: [], label: [nodeArgs.join(' '), Object.keys(extraEnv).length ? JSON.stringify(extraEnv) : ''].filter(Boolean).join(' ') || '(defaults)' };
+  const env = JSON.parse(process.env[`BENCH_AB_ENV_${name}`] || '{}');
+  const server = await startServer(workDir, N, nodeArgs, { name, env });
+  const side = { name, server, ids: [], pools: [], label: [nodeArgs.join(' '), Object.keys(env).length ? JSON.stringify(env) : ''].filter(Boolean).join(' ') || '(defaults)' };
   side.stop = async () => {
     for (const p of side.pools) await p.close().catch(() => {});
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.race([exited, sleep(30_000)]);
-    if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exited; }
+    await server.stop();
   };
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server ${name} exited while starting`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
-    if (i > 300) throw new Error(`server ${name} not ready in 60 s`);
-    await sleep(200);
-  }
-  for (let i = 0; i < N; i++) {
-    const { id } = await post(`${url}/v1/sessions`, { idleTimeoutSeconds: 3600 });
-    side.ids.push(id);
-    await post(`${url}/v1/sessions/${id}/roles/default/actions`, { action: 'navigate', url: pageUrl });
-    await post(`${url}/v1/sessions/${id}/roles/default/actions`, { action: 'wait_for', text: 'Add to cart' });
-  }
-  side.pools = Array.from({ length: CLIENTS }, () => new Pool(url, { connections: Math.ceil(N / CLIENTS) + 1 }));
+  sides.push(side); // stopped by the cleanup from here on, also if opening sessions fails
+  side.ids = await openSessions(server, N, pageUrl);
+  side.pools = Array.from({ length: CLIENTS }, () => new Pool(server.url, { connections: Math.ceil(N / CLIENTS) + 1 }));
   return side;
 }
 
@@ -99,13 +57,13 @@ async function round(side, ms) {
     }
   });
   await sleep(500);
-  const c0 = cpuMs(side.child.pid);
+  const c0 = processCpuMs(side.server.child.pid);
   const n0 = count;
   const t0 = performance.now();
   await sleep(ms);
   const n = count - n0;
   const elapsed = performance.now() - t0;
-  const cpu = cpuMs(side.child.pid) - c0;
+  const cpu = processCpuMs(side.server.child.pid) - c0;
   stop = true;
   await Promise.all(loops);
   return { perSecond: (n / elapsed) * 1000, cpuMsPerSnapshot: cpu / n };
@@ -124,7 +82,7 @@ async function main() {
     rmSync(workDir, { recursive: true, force: true });
   });
   try {
-    for (const name of ['A', 'B']) sides.push(await startSide(name, workDir, `${fixtures.url}/app/products.html`));
+    for (const name of ['A', 'B']) await startSide(name, workDir, `${fixtures.url}/app/products.html`, sides);
     const [A, B] = sides;
     for (const s of sides) await round(s, 4000); // uncounted: JIT and caches warm on both
     const rows = [];

@@ -14,36 +14,15 @@
 //
 // Prints figures, asserts nothing.
 
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { CHROMIUM_FLAGS } from '@ariadne/pool';
-import { checkNoLeftovers, intArg, machineLine, median, processTable, startStaticServer, table, withDescendants } from './lib.mjs';
+import { checkNoLeftovers, freePort, intArg, machineLine, median, processCpuMs, processTable, startStaticServer, table, withDescendants } from './lib.mjs';
 
 const CALLS = intArg('calls', 200);
 const ROUNDS = intArg('rounds', 12);
 const WARM_ROUNDS = 2;
 const MARKER = `--ariadne-bench-call-cost=${process.pid}`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-/** utime + stime of one process in ms (Linux; 0 once it is gone). */
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /** A CDP client on one page target's WebSocket: send(method, params) → result. */
 async function cdpClient(url) {
@@ -94,7 +73,11 @@ async function main() {
     const procs = processTable();
     const roots = [...procs].filter(([, p]) => p.cmdline.includes(MARKER) && !p.cmdline.includes('--type=')).map(([pid]) => pid);
     const chromiumPids = [...withDescendants(roots, procs)];
-    const chromiumCpu = () => chromiumPids.reduce((a, pid) => a + cpuMs(pid), 0);
+    const last = new Map(); // a helper process that exits counts what it had
+    const chromiumCpu = () => chromiumPids.reduce((a, pid) => {
+      try { last.set(pid, processCpuMs(pid)); } catch { /* exited */ }
+      return a + (last.get(pid) ?? 0);
+    }, 0);
 
     const variants = {
       'playwright json': () => page.ariaSnapshotJSON({ mode: 'ai' }),
