@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOG_FLUSH_MS } from '@ariadne/server';
 import { destroyServer, spawnServer, waitUntil, type ServerProcess } from './helpers/process.js';
 
 // The request line of every call used to be its own write to stdout: a pipe whose reader
@@ -26,8 +27,9 @@ describe('log lines on stdout', () => {
     // Every line arrives within the flush interval (plus slack for a loaded machine).
     await waitUntil(() => ids.every((rid) => server!.output().includes(rid)), 5000, 'the 60 request lines');
     // One write per line would be ~60 reads here; batches are a handful: one per 4 KB, and
-    // one per 200 ms flush while the requests ran (many on a loaded machine), never 30: a write per line came in 41-44 reads.
-    const allowed = Math.min(30, 10 + Math.ceil(server.output().length / 4096) + Math.ceil((Date.now() - started) / 200));
+    // one per flush (every LOG_FLUSH_MS) while the requests ran (many on a loaded machine), never 30: a
+    // write per line came in 41-44 reads.
+    const allowed = Math.min(30, 10 + Math.ceil(server.output().length / 4096) + Math.ceil((Date.now() - started) / LOG_FLUSH_MS));
     expect(chunks, `stdout arrived in ${chunks} reads for 60 requests (allowed ${allowed})`).toBeLessThan(allowed);
 
     // Requests answered just before SIGTERM still have their lines after the exit.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTLE_DEFAULT_CAP_MS } from '@ariadne/page';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { refOf, startTestService, type TestService } from './helpers/service.js';
 
@@ -28,7 +29,7 @@ function settledRounds() {
     expect(settle.requests, `round ${round}`).toBe(requests);
     if (settle.state === 'quiet') return;
     expect(settle.state, `round ${round}`).toBe('cap');
-    expect(settle.waitedMs, `round ${round}`).toBeGreaterThanOrEqual(2000);
+    expect(settle.waitedMs, `round ${round}`).toBeGreaterThanOrEqual(SETTLE_DEFAULT_CAP_MS);
     expect(++caps, `round ${round}: a second round that hit the cap`).toBe(1);
   };
 }
