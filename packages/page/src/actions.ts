@@ -152,7 +152,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   }
   ctx.lap?.('action');
   const wantsSnapshot = Boolean(body.snapshot && body.snapshot !== 'none');
-  const takeSnapshot = (title?: string | Promise<string | undefined>) => snapshotView(state, { diff: body.snapshot === 'diff', maxTokens: body.maxTokens, timeoutMs: ctx.actionTimeoutMs, title });
+  const takeSnapshot = (title?: string | Promise<string | undefined>, afterPendingCalls = false) => snapshotView(state, { diff: body.snapshot === 'diff', maxTokens: body.maxTokens, timeoutMs: ctx.actionTimeoutMs, title, afterPendingCalls });
   let settled: SettleReport | undefined;
   let settledTitle: string | undefined;
   let snapshot: SnapshotView | undefined;
@@ -165,7 +165,8 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     // taken again once the page has settled.
     const before = state.lastSnapshot;
     // Its title comes with the look (the look answers with the page's title).
-    const early = wantsSnapshot && watch.waits && watch.requestsSeen === 0 ? takeSnapshot(settling.then((r) => r.title, () => undefined)) : null;
+    // It must reach the page after the look (which watches from when it starts): in order.
+    const early = wantsSnapshot && watch.waits && watch.requestsSeen === 0 ? takeSnapshot(settling.then((r) => r.title, () => undefined), true) : null;
     early?.catch(() => {});
     const r = await settling;
     settled = r.report;

@@ -3,6 +3,7 @@ import type { ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import { type AriaNode, normalizeTree, indexRefs, sameTree } from './snapshot/tree.js';
 import { RingBuffer } from './ring-buffer.js';
+import { directSnapshotJSON } from './snapshot/direct.js';
 
 // Everything the service remembers about one tab: its latest full snapshot (for
 // diffs and for telling stale refs from unknown ones), the pending dialog, and
@@ -146,6 +147,7 @@ export class PageState extends EventEmitter<PageEvents> {
   /** The title served with the latest snapshot view (see snapshotView: reused while nothing changes). */
   titleRead: TitleRead | null = null;
   dialog: Dialog | null = null;
+  private nextDialog: { promise: Promise<never>; reject: (e: Error) => void } | null = null;
   crashed = false;
   closed = false;
   /** Set by the session manager: the egress denial behind a failed or refused request, if any. */
@@ -158,6 +160,8 @@ export class PageState extends EventEmitter<PageEvents> {
     page.on('pageerror', (err) => this.pushConsole('pageerror', err.stack || err.message));
     page.on('dialog', (d) => {
       this.dialog = d;
+      this.nextDialog?.reject(new AppError('dialog_pending', 'A dialog opened on this page; handle it first with the handle_dialog action.', { dialog: this.dialogInfo() }));
+      this.nextDialog = null;
       this.emit('dialog', { type: d.type(), message: d.message() });
     });
     page.on('framenavigated', (frame) => {
@@ -317,9 +321,9 @@ export class PageState extends EventEmitter<PageEvents> {
   }
 
   /** Take the full-page AI snapshot: the only ariaSnapshot call the service makes. */
-  async snapshot(timeoutMs: number): Promise<{ current: SnapshotRecord; previous: SnapshotRecord | null }> {
+  async snapshot(timeoutMs: number, opts: { afterPendingCalls?: boolean } = {}): Promise<{ current: SnapshotRecord; previous: SnapshotRecord | null }> {
     this.assertNoDialog();
-    const raw = await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs });
+    const raw = await this.snapshotJSON(timeoutMs, opts.afterPendingCalls === true);
     const tree = normalizeTree(raw);
     const previous = this.lastSnapshot;
     // A page polled while nothing happens answers the same tree again and again: then its
@@ -333,6 +337,33 @@ export class PageState extends EventEmitter<PageEvents> {
       for (const [ref, epoch] of this.issuedRefs) if (epoch < this.navEpoch - 2) this.issuedRefs.delete(ref);
     }
     return { current, previous };
+  }
+
+  /**
+   * The full-page AI snapshot JSON: the direct path when it can, else Playwright's public call.
+   * The direct path reaches the page sooner than a Playwright call sent before it (fewer hops),
+   * so a snapshot that must run after such a call (`inOrder`) takes the public path.
+   */
+  private async snapshotJSON(timeoutMs: number, inOrder: boolean): Promise<unknown> {
+    const started = Date.now();
+    const json = inOrder ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.dialogOpened());
+    if (json !== undefined) return json;
+    const left = Math.max(1, timeoutMs - (Date.now() - started));
+    return this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left });
+  }
+
+  /**
+   * Rejects with dialog_pending when the next dialog opens: a call in flight in the page would
+   * otherwise wait until the dialog is handled. One promise serves every call in flight.
+   */
+  private dialogOpened(): Promise<never> {
+    if (!this.nextDialog) {
+      let reject!: (e: Error) => void;
+      const promise = new Promise<never>((_, r) => { reject = r; });
+      promise.catch(() => {}); // nobody may be waiting when it fires
+      this.nextDialog = { promise, reject };
+    }
+    return this.nextDialog.promise;
   }
 
   /** Was this ref handed out for a document the page has since left? */

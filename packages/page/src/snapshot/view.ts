@@ -23,6 +23,11 @@ export interface SnapshotViewOptions {
   timeoutMs: number;
   /** The page's title as the caller just read it (an action's settle wait does): no round trip for it (undefined: read it). */
   title?: string | Promise<string | undefined>;
+  /**
+   * The snapshot must run in the page after the Playwright calls already sent (an action's
+   * settle look): it then takes Playwright's public path, which keeps their order.
+   */
+  afterPendingCalls?: boolean;
 }
 
 export interface SnapshotView {
@@ -117,7 +122,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
 }
 
 export async function snapshotView(state: PageState, opts: SnapshotViewOptions): Promise<SnapshotView> {
-  const { current, previous } = await state.snapshot(opts.timeoutMs);
+  const { current, previous } = await state.snapshot(opts.timeoutMs, { afterPendingCalls: opts.afterPendingCalls });
   const memo = renderMemo(state, current, previous);
   const scope = `${opts.ref ?? ''}|${opts.offset ?? ''}`;
   const format = opts.format ?? 'yaml';
