@@ -3,8 +3,11 @@
 // sequential, the variants interleaved in rounds (issue 12 §3, bench/README "Where the rest of
 // REST's gap is").
 //
-//   playwright json   page.ariaSnapshotJSON({ mode: 'ai' })   what Ariadne's server calls
+//   playwright json   page.ariaSnapshotJSON({ mode: 'ai' })   Ariadne's fallback (pages with frames)
 //   playwright yaml   page.ariaSnapshot({ mode: 'ai' })       what the raw side of concurrency.mjs calls
+//   ariadne direct    directSnapshotJSON (packages/page/src/snapshot/direct.ts): what Ariadne's
+//                     server calls since issue 12's last stop, the same in-page function of
+//                     the same injected script over the frame's own CDP session
 //   bare CDP          Runtime.evaluate over a debugging connection of our own, returning the
 //                     same JSON (kept in the page): the wire alone, without Playwright's client,
 //                     dispatcher, progress and evaluate serializer. It computes no snapshot,
@@ -17,6 +20,7 @@
 import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { CHROMIUM_FLAGS } from '@ariadne/pool';
+import { directSnapshotJSON } from '@ariadne/page';
 import { checkNoLeftovers, freePort, intArg, machineLine, median, processCpuMs, processTable, startStaticServer, table, withDescendants } from './lib.mjs';
 
 const CALLS = intArg('calls', 200);
@@ -82,6 +86,11 @@ async function main() {
     const variants = {
       'playwright json': () => page.ariaSnapshotJSON({ mode: 'ai' }),
       'playwright yaml': () => page.ariaSnapshot({ mode: 'ai' }),
+      'ariadne direct': async () => {
+        const json = await directSnapshotJSON(page, 10_000);
+        if (json === undefined) throw new Error('the direct path was not taken');
+        return json;
+      },
       'bare CDP': async () => JSON.parse((await cdp.send('Runtime.evaluate', { expression: 'window.__benchJson', returnByValue: true })).result.value),
     };
     const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, { node: [], chromium: [], wall: [] }]));
