@@ -39,7 +39,7 @@ const IN_PAGE = `function (options) {
 }`;
 const OPTIONS = [{ value: { mode: 'ai' } }];
 
-/** Which path the last snapshot of each page took (for tests and benches). */
+/** Snapshots this process took by each path (for tests and benches). */
 export const directSnapshotStats = { direct: 0, fallback: 0 };
 
 function serverPage(page: Page): ServerPage | undefined {
