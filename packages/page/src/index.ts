@@ -29,4 +29,4 @@ export * from './targeting/locate.js';
 export * from './capture.js';
 export * from './quiet.js';
 export * from './frame-watch.js';
-export { directSnapshotStats } from './snapshot/direct.js';
+export { directSnapshotJSON, directSnapshotStats } from './snapshot/direct.js';
