@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directSnapshotStats, indexRefs, type PageState } from '@ariadne/page';
-import { startTestService, type TestService } from './helpers/service.js';
+import { directSnapshotStats, indexRefs } from '@ariadne/page';
+import { openTab, startTestService, type TestService } from './helpers/service.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 // Issue 12 §3: the snapshot calls Playwright's injected script directly over the frame's CDP
@@ -22,12 +22,7 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-async function tab(page: string): Promise<{ id: string; state: PageState }> {
-  const id = await svc.api.createSession();
-  expect((await svc.api.action(id, { action: 'navigate', url: `${fixtures.url}/${page}` })).status).toBe(200);
-  const state = (await svc.service.sessions.use('local', id)).role('default').page();
-  return { id, state };
-}
+const tab = (page: string, navigate?: Record<string, unknown>) => openTab(svc, `${fixtures.url}/${page}`, navigate);
 
 function counted<T>(fn: () => Promise<T>): Promise<{ value: T; direct: number; fallback: number }> {
   const d0 = directSnapshotStats.direct;
@@ -95,10 +90,7 @@ describe('direct snapshot path', () => {
     const bystander = await tab('app/products.html');
     // The loop starts 300 ms after load; the navigation asks for no settle wait and no
     // snapshot, so it answers before that.
-    const id = await svc.api.createSession();
-    const nav = await svc.api.action(id, { action: 'navigate', url: `${fixtures.url}/hostile-busy-loop.html?after=300`, settle: 'none', snapshot: 'none' });
-    expect(nav.status, JSON.stringify(nav.body)).toBe(200);
-    const state = (await svc.service.sessions.use('local', id)).role('default').page();
+    const { id, state } = await tab('hostile-busy-loop.html?after=300', { settle: 'none', snapshot: 'none' });
     await new Promise((r) => setTimeout(r, 800));
     const t0 = Date.now();
     const err = await state.snapshot(800).then(() => null, (e: Error) => e);

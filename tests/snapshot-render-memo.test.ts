@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotView, type PageState, type SnapshotViewOptions } from '@ariadne/page';
-import { startTestService, type TestService } from './helpers/service.js';
+import { snapshotView, type SnapshotViewOptions } from '@ariadne/page';
+import { openTab, startTestService, type TestService } from './helpers/service.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 // Issue 12 §3: a page polled while nothing changes is not rendered again. The render of
@@ -20,12 +20,7 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-async function tab(page: string): Promise<{ id: string; state: PageState }> {
-  const id = await svc.api.createSession();
-  expect((await svc.api.action(id, { action: 'navigate', url: `${fixtures.url}/${page}` })).status).toBe(200);
-  const state = (await svc.service.sessions.use('local', id)).role('default').page();
-  return { id, state };
-}
+const tab = (page: string, navigate?: Record<string, unknown>) => openTab(svc, `${fixtures.url}/${page}`, navigate);
 
 /** A view without the fields that differ from one snapshot to the next. */
 function comparable(v: Awaited<ReturnType<typeof snapshotView>>): unknown {

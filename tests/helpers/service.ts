@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger, loadConfig, startService, type Service } from '@ariadne/server';
+import type { PageState } from '@ariadne/page';
 
 // Starts a real Ariadne service in this process (embedded Redis in a temp dir, real
 // Chromium) and gives tests a small HTTP client for it.
@@ -97,6 +98,15 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new session whose default tab has navigated to url (asserting 200), and that tab's state in process. */
+export async function openTab(svc: TestService, url: string, navigate: Record<string, unknown> = {}): Promise<{ id: string; state: PageState }> {
+  const id = await svc.api.createSession();
+  const nav = await svc.api.action(id, { action: 'navigate', url, ...navigate });
+  if (nav.status !== 200) throw new Error(`navigate ${url}: ${nav.status} ${JSON.stringify(nav.body)}`);
+  const state = (await svc.service.sessions.use('local', id)).role('default').page();
+  return { id, state };
 }
 
 /** Find a ref in a YAML snapshot by role and name: `button "Add to Cart"` → e12. */
