@@ -115,7 +115,10 @@ describe('direct snapshot path', () => {
     expect(results).toContain('dialog_pending');
     for (const r of results) expect(['snapshot', 'dialog_pending']).toContain(r);
     expect(took).toBeLessThan(4_000);
-    await state.dialog?.dismiss();
+    expect((await svc.api.action(id, { action: 'handle_dialog', accept: false })).status).toBe(200);
+    // Every call's dialog subscription was released, aborted or not.
+    for (let i = 0; i < 20; i++) await state.snapshot(8_000);
+    expect((state as unknown as { dialogWatchers: Set<unknown> }).dialogWatchers.size).toBe(0);
     await svc.api.delete(`/v1/sessions/${id}`);
   });
 });

@@ -3,7 +3,7 @@ import type { ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import { type AriaNode, normalizeTree, indexRefs, sameTree } from './snapshot/tree.js';
 import { RingBuffer } from './ring-buffer.js';
-import { directSnapshotJSON } from './snapshot/direct.js';
+import { directSnapshotJSON, type StallWatch } from './snapshot/direct.js';
 
 // Everything the service remembers about one tab: its latest full snapshot (for
 // diffs and for telling stale refs from unknown ones), the pending dialog, and
@@ -147,7 +147,8 @@ export class PageState extends EventEmitter<PageEvents> {
   /** The title served with the latest snapshot view (see snapshotView: reused while nothing changes). */
   titleRead: TitleRead | null = null;
   dialog: Dialog | null = null;
-  private nextDialog: { promise: Promise<never>; reject: (e: Error) => void } | null = null;
+  /** Calls in flight that a dialog must abort (see watchDialogs). */
+  private readonly dialogWatchers = new Set<(err: Error) => void>();
   crashed = false;
   closed = false;
   /** Set by the session manager: the egress denial behind a failed or refused request, if any. */
@@ -160,8 +161,10 @@ export class PageState extends EventEmitter<PageEvents> {
     page.on('pageerror', (err) => this.pushConsole('pageerror', err.stack || err.message));
     page.on('dialog', (d) => {
       this.dialog = d;
-      this.nextDialog?.reject(new AppError('dialog_pending', 'A dialog opened on this page; handle it first with the handle_dialog action.', { dialog: this.dialogInfo() }));
-      this.nextDialog = null;
+      if (this.dialogWatchers.size > 0) {
+        const err = new AppError('dialog_pending', 'A dialog opened on this page; handle it first with the handle_dialog action.', { dialog: this.dialogInfo() });
+        for (const abort of [...this.dialogWatchers]) abort(err);
+      }
       this.emit('dialog', { type: d.type(), message: d.message() });
     });
     page.on('framenavigated', (frame) => {
@@ -346,25 +349,20 @@ export class PageState extends EventEmitter<PageEvents> {
    */
   private async snapshotJSON(timeoutMs: number, inOrder: boolean): Promise<unknown> {
     const started = Date.now();
-    const json = inOrder ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.dialogOpened());
+    const json = inOrder ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.watchDialogs);
     if (json !== undefined) return json;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     return this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left });
   }
 
   /**
-   * Rejects with dialog_pending when the next dialog opens: a call in flight in the page would
-   * otherwise wait until the dialog is handled. One promise serves every call in flight.
+   * A call in flight in the page would wait until a dialog is handled: a dialog that opens
+   * aborts it with dialog_pending instead.
    */
-  private dialogOpened(): Promise<never> {
-    if (!this.nextDialog) {
-      let reject!: (e: Error) => void;
-      const promise = new Promise<never>((_, r) => { reject = r; });
-      promise.catch(() => {}); // nobody may be waiting when it fires
-      this.nextDialog = { promise, reject };
-    }
-    return this.nextDialog.promise;
-  }
+  private readonly watchDialogs: StallWatch = (abort) => {
+    this.dialogWatchers.add(abort);
+    return () => this.dialogWatchers.delete(abort);
+  };
 
   /** Was this ref handed out for a document the page has since left? */
   isStaleRef(ref: string): boolean {

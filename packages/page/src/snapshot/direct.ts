@@ -56,17 +56,20 @@ export class SnapshotTimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
+/** Subscribe to what must abort a call in flight (a dialog opening); returns the unsubscribe. */
+export type StallWatch = (abort: (err: Error) => void) => () => void;
+
 /**
  * The page's full AI snapshot JSON by the direct path, or `undefined` when the caller must use
- * `page.ariaSnapshotJSON`. Rejects only with a TimeoutError, or with `stalled`'s rejection (a
- * dialog opened while the call was in flight).
+ * `page.ariaSnapshotJSON`. Rejects only with a TimeoutError, or with what `onStall` aborts with
+ * (a dialog opened while the call was in flight). Nothing outlives the call: no timer, no
+ * subscription (a long-lived promise raced against every call would keep each one's reaction).
  */
-export async function directSnapshotJSON(page: Page, timeoutMs: number, stalled?: Promise<never>): Promise<unknown | undefined> {
+export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?: StallWatch): Promise<unknown | undefined> {
   if (page.frames().length > 1) return miss();
   const context = serverPage(page)?.mainFrame?.()?.existingContext?.('utility');
   const client = context?.delegate?._client;
   if (!context || typeof context.injectedScript !== 'function' || typeof client?.send !== 'function') return miss();
-  let timer: NodeJS.Timeout | undefined;
   const call = (async () => {
     const injected = await context.injectedScript!();
     if (!injected?._objectId) return undefined;
@@ -79,17 +82,23 @@ export async function directSnapshotJSON(page: Page, timeoutMs: number, stalled?
     const value = r.exceptionDetails ? null : r.result?.value;
     return value && value.iframes === 0 ? value.json : undefined;
   })().catch(() => undefined); // a navigation, a closed target, a JS error: the public path tells
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SnapshotTimeoutError(`page.ariaSnapshotJSON: Timeout ${timeoutMs}ms exceeded.`)), timeoutMs);
+  return new Promise<unknown | undefined>((resolve, reject) => {
+    let done = false;
+    const finish = (settle: () => void) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      settle();
+    };
+    const timer = setTimeout(() => finish(() => reject(new SnapshotTimeoutError(`page.ariaSnapshotJSON: Timeout ${timeoutMs}ms exceeded.`))), timeoutMs);
+    const unsubscribe = onStall?.((err) => finish(() => reject(err))) ?? (() => {});
+    void call.then((json) => finish(() => {
+      if (json === undefined) return resolve(miss());
+      directSnapshotStats.direct++;
+      resolve(json);
+    }));
   });
-  try {
-    const json = await Promise.race(stalled ? [call, deadline, stalled] : [call, deadline]);
-    if (json === undefined) return miss();
-    directSnapshotStats.direct++;
-    return json;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function miss(): undefined {
