@@ -33,7 +33,7 @@ import WebSocket from 'ws';
 import { Pool } from 'undici';
 import { CHROMIUM_FLAGS, DEFAULT_VIEWPORT } from '@ariadne/pool';
 import { SERVER_NODE_FLAGS } from '@ariadne/server';
-import { checkNoLeftovers, fmt, freePort, isMain, machineLine, processCpuMs, processTable, quantile, startStaticServer, table, withDescendants } from './lib.mjs';
+import { checkNoLeftovers, fmt, freePort, isMain, machineLine, processCpuMs, processTable, quantile, startStaticServer, summedCpuMs, table, withDescendants } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN_JS = path.join(ROOT, 'apps/server/dist/main.js');
@@ -60,12 +60,7 @@ function loadAverage() {
  */
 function chromiumTreeCpu(root, exclude) {
   const procs = processTable();
-  const pids = [...withDescendants([root], procs, new Set([exclude]))].filter((pid) => /chrom/i.test(procs.get(pid)?.comm ?? ''));
-  const last = new Map();
-  return () => pids.reduce((sum, pid) => {
-    try { last.set(pid, processCpuMs(pid)); } catch { /* exited: keep its last reading */ }
-    return sum + (last.get(pid) ?? 0);
-  }, 0);
+  return summedCpuMs([...withDescendants([root], procs, new Set([exclude]))].filter((pid) => /chrom/i.test(procs.get(pid)?.comm ?? '')));
 }
 
 const ownCpuMs = () => {
@@ -222,7 +217,18 @@ async function closeSessions(server, ids) {
  * Poll every target back to back for `ms` (after `warmMs` uncounted): one call in flight
  * per target. Returns latencies, count and CPU time of the measured window.
  */
-async function poll(targets, snap, { warmMs, ms, cpu, chromiumCpu }) {
+/** One REST snapshot of session `id` over an undici pool; throws unless 200. */
+export async function restSnapshot({ id, pool }) {
+  const r = await pool.request({ method: 'GET', path: `/v1/sessions/${id}/roles/default/snapshot` });
+  const body = await r.body.text();
+  if (r.statusCode !== 200) throw new Error(`snapshot ${r.statusCode}: ${body.slice(0, 200)}`);
+}
+
+/**
+ * Every target polled back to back with snap(target) for ms, after warmMs uncounted:
+ * { lat, count, elapsed, cpuMs (cpu() over the window), clientCpuMs, chromiumCpuMs, errors }.
+ */
+export async function poll(targets, snap, { warmMs, ms, cpu, chromiumCpu }) {
   const lat = [];
   let counting = false;
   let stop = false;
@@ -337,15 +343,9 @@ export async function run({ quick = false, ns, seconds, rounds, warmup, log = co
     // Each side's Chromium, found again per phase (renderers come and go with sessions).
     const serverChromium = () => chromiumTreeCpu(server.child.pid);
     const rawChromium = () => chromiumTreeCpu(process.pid, server.child.pid);
-    const snapPath = (id) => `/v1/sessions/${id}/roles/default/snapshot`;
     // The REST callers: undici pools (keep-alive, one socket per session in flight), the
     // cheapest Node HTTP client at hand: the callers share the 2 cores with the server.
     const pools = Array.from({ length: CLIENTS }, () => new Pool(server.url, { connections: Math.ceil(maxN / CLIENTS) + 1 }));
-    const ariadneSnap = async ({ id, pool }) => {
-      const r = await pool.request({ method: 'GET', path: snapPath(id) });
-      const body = await r.body.text();
-      if (r.statusCode !== 200) throw new Error(`snapshot ${r.statusCode}: ${body.slice(0, 200)}`);
-    };
     const rawSnap = ({ page }) => page.ariaSnapshot({ mode: 'ai' });
     const wsSnap = ({ stream }) => stream.call('snapshot');
 
@@ -373,7 +373,7 @@ export async function run({ quick = false, ns, seconds, rounds, warmup, log = co
       for (let round = 0; round < (quick ? 2 : 4); round++) {
         for (const v of round % 2 ? ['raw', 'ariadne'] : ['ariadne', 'raw']) {
           const target = v === 'ariadne' ? { id, pool: pools[0] } : { page };
-          const r = await poll([target], v === 'ariadne' ? ariadneSnap : rawSnap, { warmMs: 200, ms: quick ? 1500 : 2500, cpu: v === 'ariadne' ? serverCpu : ownCpuMs, chromiumCpu: v === 'ariadne' ? serverChromium : rawChromium });
+          const r = await poll([target], v === 'ariadne' ? restSnapshot : rawSnap, { warmMs: 200, ms: quick ? 1500 : 2500, cpu: v === 'ariadne' ? serverCpu : ownCpuMs, chromiumCpu: v === 'ariadne' ? serverChromium : rawChromium });
           seq[v].push(r);
         }
       }
@@ -408,7 +408,7 @@ export async function run({ quick = false, ns, seconds, rounds, warmup, log = co
       const targetsOf = (v) => (v === 'ariadne' ? ids.map((id, i) => ({ id, pool: pools[i % CLIENTS] }))
         : v === 'ariadne-ws' ? streams.map((stream) => ({ stream }))
           : pages.map((page) => ({ page })));
-      const snapOf = (v) => (v === 'ariadne' ? ariadneSnap : v === 'ariadne-ws' ? wsSnap : rawSnap);
+      const snapOf = (v) => (v === 'ariadne' ? restSnapshot : v === 'ariadne-ws' ? wsSnap : rawSnap);
       // A round that is not counted: each variant's code at this N is compiled and its
       // caches are warm before any figure is taken. Without it the first counted phase (REST,
       // first in the rotation) paid the JIT: its server spent 2.2-2.9 ms per snapshot in

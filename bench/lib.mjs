@@ -185,6 +185,19 @@ export function processCpuMs(pid) {
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
+/**
+ * A reader of the summed CPU time (ms) of these processes; one that has exited since counts
+ * what it had at its last reading.
+ */
+export function summedCpuMs(pids) {
+  const list = [...pids];
+  const last = new Map();
+  return () => list.reduce((sum, pid) => {
+    try { last.set(pid, processCpuMs(pid)); } catch { /* exited: keep its last reading */ }
+    return sum + (last.get(pid) ?? 0);
+  }, 0);
+}
+
 /** A TCP port free on 127.0.0.1 right now, for a server started as another process. */
 export async function freePort() {
   const srv = createNetServer();

@@ -16,14 +16,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
-import { openSessions, startServer } from './concurrency.mjs';
+import { openSessions, poll, restSnapshot, startServer } from './concurrency.mjs';
 import { intArg, machineLine, median, onCleanup, processCpuMs, startStaticServer, table } from './lib.mjs';
 
 const N = intArg('n', 40);
 const ROUNDS = intArg('rounds', 8);
 const SECONDS = intArg('seconds', 6);
 const CLIENTS = 4;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One side: a server as concurrency.mjs starts it, but with Node's defaults unless given
@@ -44,29 +43,12 @@ async function startSide(name, workDir, pageUrl, sides) {
   return side;
 }
 
-/** Poll every session back to back for ms (after 0.5 s uncounted): snapshots/s and server CPU per snapshot. */
+/** Every session polled back to back for ms (after 0.5 s uncounted): snapshots/s and server CPU per snapshot. */
 async function round(side, ms) {
-  let stop = false;
-  let count = 0;
-  const loops = side.ids.map(async (id, i) => {
-    while (!stop) {
-      const r = await side.pools[i % CLIENTS].request({ method: 'GET', path: `/v1/sessions/${id}/roles/default/snapshot` });
-      await r.body.text();
-      if (r.statusCode !== 200) throw new Error(`snapshot ${r.statusCode}`);
-      count++;
-    }
-  });
-  await sleep(500);
-  const c0 = processCpuMs(side.server.child.pid);
-  const n0 = count;
-  const t0 = performance.now();
-  await sleep(ms);
-  const n = count - n0;
-  const elapsed = performance.now() - t0;
-  const cpu = processCpuMs(side.server.child.pid) - c0;
-  stop = true;
-  await Promise.all(loops);
-  return { perSecond: (n / elapsed) * 1000, cpuMsPerSnapshot: cpu / n };
+  const targets = side.ids.map((id, i) => ({ id, pool: side.pools[i % CLIENTS] }));
+  const r = await poll(targets, restSnapshot, { warmMs: 500, ms, cpu: () => processCpuMs(side.server.child.pid) });
+  if (r.errors > 0) throw new Error(`side ${side.name}: ${r.errors} snapshots failed`);
+  return { perSecond: (r.count / r.elapsed) * 1000, cpuMsPerSnapshot: r.cpuMs / r.count };
 }
 
 async function main() {

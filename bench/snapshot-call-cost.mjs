@@ -21,7 +21,7 @@ import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { CHROMIUM_FLAGS } from '@ariadne/pool';
 import { directSnapshotJSON } from '@ariadne/page';
-import { checkNoLeftovers, freePort, intArg, machineLine, median, processCpuMs, processTable, startStaticServer, table, withDescendants } from './lib.mjs';
+import { checkNoLeftovers, freePort, intArg, machineLine, median, processTable, startStaticServer, summedCpuMs, table, withDescendants } from './lib.mjs';
 
 const CALLS = intArg('calls', 200);
 const ROUNDS = intArg('rounds', 12);
@@ -76,12 +76,7 @@ async function main() {
 
     const procs = processTable();
     const roots = [...procs].filter(([, p]) => p.cmdline.includes(MARKER) && !p.cmdline.includes('--type=')).map(([pid]) => pid);
-    const chromiumPids = [...withDescendants(roots, procs)];
-    const last = new Map(); // a helper process that exits counts what it had
-    const chromiumCpu = () => chromiumPids.reduce((a, pid) => {
-      try { last.set(pid, processCpuMs(pid)); } catch { /* exited */ }
-      return a + (last.get(pid) ?? 0);
-    }, 0);
+    const chromiumCpu = summedCpuMs(withDescendants(roots, procs));
 
     const variants = {
       'playwright json': () => page.ariaSnapshotJSON({ mode: 'ai' }),
