@@ -20,7 +20,7 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-const tab = (page: string, navigate?: Record<string, unknown>) => openTab(svc, `${fixtures.url}/${page}`, navigate);
+const tab = (page: string) => openTab(svc, `${fixtures.url}/${page}`);
 
 /** A view without the fields that differ from one snapshot to the next. */
 function comparable(v: Awaited<ReturnType<typeof snapshotView>>): unknown {

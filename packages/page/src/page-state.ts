@@ -345,11 +345,11 @@ export class PageState extends EventEmitter<PageEvents> {
   /**
    * The full-page AI snapshot JSON: the direct path when it can, else Playwright's public call.
    * The direct path reaches the page sooner than a Playwright call sent before it (fewer hops),
-   * so a snapshot that must run after such a call (`inOrder`) takes the public path.
+   * so a snapshot that must run after such a call (`afterPendingCalls`) takes the public path.
    */
-  private async snapshotJSON(timeoutMs: number, inOrder: boolean): Promise<unknown> {
+  private async snapshotJSON(timeoutMs: number, afterPendingCalls: boolean): Promise<unknown> {
     const started = Date.now();
-    const json = inOrder ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.watchDialogs);
+    const json = afterPendingCalls ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.watchDialogs);
     if (json !== undefined) return json;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     return this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left });
