@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { parseRules, splitList } from '@ariadne/egress';
 
-// Every setting comes from the environment, is listed in ENV_VARS (the README table is
-// generated from the same list), and is validated at start: a bad value stops the
+// Every setting comes from the environment, is listed in ENV_VARS (the table in docs/configuration.md
+// is generated from the same list), and is validated at start: a bad value stops the
 // service with a message that names the variable.
 
 interface EnvVar {
@@ -124,7 +124,7 @@ export interface Config {
   isolation: IsolationConfig;
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number; maxBufferedBytes: number; slowConsumerMs: number; eventsPerSecond: number };
-  /** Request timeouts and public endpoints (see README "Security model"). */
+  /** Request timeouts and public endpoints (see docs/security.md). */
   security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean };
   mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
   limits: { operationTimeoutMs: number; contextCloseTimeoutMs: number; downloads: boolean; downloadMaxBytes: number; maxTabsPerRole: number };
@@ -192,7 +192,7 @@ export function limitsFor(quotas: QuotaConfig, tenant: string): TenantLimits {
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}\nSee the configuration table in README.md.`);
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}\nSee the configuration table in docs/configuration.md.`);
   }
 }
 

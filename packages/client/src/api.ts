@@ -1943,7 +1943,7 @@ export interface paths {
         };
         /**
          * WebSocket: the run's events, replayed from ?since= then live; closes with 1000 after run_finished
-         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.
+         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: docs/api.md.
          */
         get: {
             parameters: {
@@ -4820,8 +4820,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * WebSocket: page commands as messages, live events, screencast (see README for the protocol and close codes)
-         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.
+         * WebSocket: page commands as messages, live events, screencast (see docs/api.md for the protocol and close codes)
+         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: docs/api.md.
          */
         get: {
             parameters: {

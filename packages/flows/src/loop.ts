@@ -143,7 +143,7 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
       // screencast: the screencast encoded a JPEG of every painted frame for the whole
       // case, 0.2x of a 10-step run (bench/flows.mjs: 1.39x to 1.20x of a run without
       // artifacts), while the report's pictures are the steps' own screenshots. Its frames
-      // were also pixels no secret scrubbing can reach (README, secrets at rest).
+      // were also pixels no secret scrubbing can reach (docs/suites-and-webhooks.md, "Secrets at rest in runs").
       await t.start({ screenshots: false, snapshots: true, title: `run ${o.runId} ${role}` })
         .then(() => t.stopChunk())
         .then(() => tracing.add(role), () => {});

@@ -27,7 +27,7 @@ export const streamRoutes = (deps: ServerDeps, opts: StreamOptions): FastifyPlug
     websocket: true,
     schema: {
       tags: ['stream'],
-      summary: 'WebSocket: page commands as messages, live events, screencast (see README for the protocol and close codes)',
+      summary: 'WebSocket: page commands as messages, live events, screencast (see docs/api.md for the protocol and close codes)',
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       querystring: Type.Object({
         since: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume: replay events after this sequence number.' })),
