@@ -139,7 +139,7 @@ beforeAll(async () => {
     demo.on('exit', (code) => reject(new Error(`demo-site exited ${code}: ${text}`)));
   });
   // SECRETS_KEY: the suite example stores secrets and a signed trigger.
-  [svc, demoUrl] = await Promise.all([startTestService({ SECRETS_KEY: 'ab'.repeat(32), RUN_CONCURRENCY: '2' }), demoReady]);
+  [svc, demoUrl] = await Promise.all([startTestService({ SECRETS_KEY: 'ab'.repeat(32), RUN_CONCURRENCY: '3' }), demoReady]);
 }, 60_000);
 
 afterAll(async () => {
@@ -157,8 +157,9 @@ describe('examples of the README and docs/', () => {
     expect(noRunner, 'no runner for these blocks: mark them `<!-- example: not run: why -->` or give them one').toEqual([]);
   });
 
+  // Independent of each other (a session, a run or a suite each), so they run side by side.
   for (const ex of examples.filter((e) => !e.notRun && runners[e.lang])) {
-    it(`${ex.file}:${ex.line} (${ex.lang}) runs as written`, async () => {
+    it.concurrent(`${ex.file}:${ex.line} (${ex.lang}) runs as written`, async () => {
       await runners[ex.lang]!(ex);
     }, 60_000);
   }
