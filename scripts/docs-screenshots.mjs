@@ -2,7 +2,8 @@
 // Retakes the pictures of the docs from the real pages: `node scripts/docs-screenshots.mjs`
 // (after `npm run build`). Starts a service (embedded Redis in a temp dir) and the demo
 // pages, runs a flow whose second case fails, and saves the first screen of its report
-// page, the part that says what broke, as docs/images/report-page.png.
+// page, the part that says what broke, as docs/images/report-page.png; then drives a
+// session on the shopping list and saves its live view as docs/images/live-view.png.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,25 @@ try {
   const file = path.join(OUT, 'report-page.png');
   await page.screenshot({ path: file });
   process.stderr.write(`wrote ${path.relative(ROOT, file)}\n`);
+
+  // The live view of a session that has added an item, with its events and snapshot.
+  const api = async (method, p, body) => {
+    const res = await fetch(`${base}${p}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    return text ? JSON.parse(text) : null;
+  };
+  const { id: sid } = await api('POST', '/v1/sessions', {});
+  await page.goto(`${base}/v1/sessions/${sid}/live`);
+  await page.locator('#status').filter({ hasNotText: 'connecting' }).waitFor();
+  const act = (body) => api('POST', `/v1/sessions/${sid}/roles/default/actions`, body);
+  await act({ action: 'navigate', url: `${demo.url}/` });
+  await act({ action: 'fill', description: 'the Item textbox', value: 'milk' });
+  await act({ action: 'click', description: 'the Add button' });
+  await page.waitForFunction(() => document.querySelector('#frame')?.naturalWidth > 0 && document.querySelector('#snapshot')?.textContent.includes('1 item'), undefined, { timeout: 20_000 }).catch(() => undefined);
+  const live = path.join(OUT, 'live-view.png');
+  await page.screenshot({ path: live });
+  process.stderr.write(`wrote ${path.relative(ROOT, live)}\n`);
+  await api('DELETE', `/v1/sessions/${sid}`);
 } finally {
   await browser?.close();
   await service.close();
