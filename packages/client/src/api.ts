@@ -8,7 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alive */
+        /** Alive (and what an operator should fix, e.g. report links that would point at loopback) */
         get: {
             parameters: {
                 query?: never;
@@ -27,6 +27,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             node: string;
+                            /** @description Configuration an operator should look at; absent when there is none. */
+                            warnings?: string[];
                         };
                     };
                 };
