@@ -59,7 +59,7 @@ export function createLogger(config: Config, destination?: DestinationStream): L
     base: { node: config.nodeId },
     // Keys, tokens (also ?token=), Authorization and cookies, URL user-info and query
     // values, typed values: see logRedaction (shared with the standalone worker).
-    ...logRedaction(),
+    ...logRedaction({ secretValues: [...config.apiKeys.keys(), config.runs.anthropic.apiKey, config.runs.openai.apiKey] }),
     // A warning or an error is not left waiting in a batch.
     ...(batched && config.logBufferBytes > 0 ? {
       hooks: {

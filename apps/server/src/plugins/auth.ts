@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '@ariadne/schema';
+import { AppError, addSecretValues } from '@ariadne/schema';
 import type { SignedLinkGrant } from '../security/report-links.js';
 
 // API keys → tenants, checked in ONE place for every request whatever its headers:
@@ -62,6 +62,8 @@ export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): 
 
 export function registerAuth(app: FastifyInstance, keys: Map<string, string>, opts: AuthOptions = {}): void {
   const authenticate = makeAuthenticator(keys);
+  // Whatever name (or no name) a key is sent under, no log line of this process shows it.
+  addSecretValues(keys.keys());
   app.decorateRequest('tenant', '');
   app.decorateRequest('signedLink', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
