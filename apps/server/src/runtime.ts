@@ -113,7 +113,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   }
 
   // The egress policy (packages/egress): strict when API keys are set. The service's own
-  // ports (HTTP, embedded Redis, the egress proxy's channels) are denied on every local address.
+  // ports (HTTP, embedded Redis, the SMTP listener, the egress proxy's channels) are denied on every local address.
   const ownPorts = new Set<number>();
   for (const u of [redisUrl, config.redisUrl]) {
     try {
@@ -208,6 +208,8 @@ export async function startService(config: Config, logger: Logger = createLogger
         logger,
       });
       smtpPort = smtp.port;
+      // One of the service's own ports: no tenant's browser or callback reaches it, whatever EGRESS_ALLOW says.
+      ownPorts.add(smtp.port);
       cleanups.push(() => smtp.close());
     } catch (err) {
       await undo();
