@@ -2222,7 +2222,12 @@ export interface paths {
                         apiKey?: string;
                         /** @description Model API base URL (OpenAI-compatible servers: Ollama, vLLM, LM Studio). */
                         baseUrl?: string;
+                        /** @description Values for {{NAME}} in the plan. Names like PASSWORD, TOKEN, SECRET, KEY, OTP or PIN are secret: never returned, scrubbed from reports, events, logs and traces, and sealed at rest with SECRETS_KEY. */
                         variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Variables that are secret whatever their names (write-only): used like variables, never returned nor shown in reports, events, logs or traces; sealed at rest with SECRETS_KEY (without it, stored as given, like apiKey). */
+                        secrets?: {
                             [key: string]: string;
                         };
                         /** @description Context settings for roles the plan uses. */
