@@ -76,7 +76,7 @@ describe('loadConfig defaults', () => {
       INBOX_DOMAIN: c.inbox.domain, INBOX_TTL_SECONDS: c.inbox.ttlSeconds, INBOX_MAX_MESSAGES: c.inbox.maxMessages,
       INBOX_MAX_MESSAGE_BYTES: c.inbox.maxMessageBytes,
       MCP_IDLE_TIMEOUT_SECONDS: c.mcp.idleTimeoutSeconds,
-      SUITE_SCHEDULE_MIN_SECONDS: c.suites.scheduleMinSeconds,
+      SUITE_SCHEDULE_MIN_SECONDS: c.suites.scheduleMinSeconds, HOOK_REPLAY_WINDOW_SECONDS: c.suites.hookReplayWindowSeconds,
       TENANT_MAX_SESSIONS: c.quotas.defaults.maxSessions, TENANT_MAX_RUNS: c.quotas.defaults.maxRuns,
       TENANT_SESSIONS_PER_MINUTE: c.quotas.defaults.sessionsPerMinute, POOL_ISOLATION: c.isolation.mode,
       POOL_TENANT_BROWSER_IDLE_SECONDS: c.isolation.tenantBrowserIdleSeconds, CHROMIUM_SANDBOX: c.isolation.sandbox,

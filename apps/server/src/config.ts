@@ -95,8 +95,9 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'MCP_ALLOWED_HOSTS', default: '(loopback, HOST, NODE_URL host)', description: 'Comma list of host names the /mcp endpoint accepts in Host and Origin (DNS-rebinding defence); * accepts any.' },
   { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
   { name: 'SECRETS_KEY', default: '(none)', description: 'Key that encrypts suite secrets and webhook secrets at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: suites cannot store secrets or triggers.' },
+  { name: 'HOOK_REPLAY_WINDOW_SECONDS', default: '259200', description: 'A GitHub deployment_status delivery whose signed updated_at (else created_at) is older than this is refused (401 signature_expired): a seen delivery cannot be replayed once its dedupe record is gone. Default 3 days, GitHub\'s redelivery horizon; at most 6 days (deliveries are remembered 7).' },
   { name: 'SUITE_SCHEDULE_MIN_SECONDS', default: '60', description: 'Shortest interval a suite schedule may fire at (its cron is refused otherwise, 400 invalid_schedule). Lower it for tests only.' },
-  { name: 'PUBLIC_URL', default: '(the request\'s origin, else NODE_URL)', description: 'Where users reach this service (https://ariadne.example.com): the base of report links in commit statuses, Slack messages and suite notifications.' },
+  { name: 'PUBLIC_URL', default: '(NODE_URL)', description: 'Where users reach this service (https://ariadne.example.com): the base of every link sent out (commit statuses, Slack and webhook messages, signed report links). Never taken from a request\'s Host header; unset, links use NODE_URL (else http://HOST:PORT) and /healthz warns when that is loopback.' },
   { name: 'NOTIFY_ATTEMPTS', default: '4', description: 'Tries of one outbound delivery (run callbacks, suite notify targets, GitHub commit statuses) before it is recorded as undelivered.' },
   { name: 'NOTIFY_BACKOFF_MS', default: '1000', description: 'Wait before the second try of a delivery; doubled before each next one.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
@@ -146,7 +147,7 @@ export interface Config {
   };
   inbox: { smtpPort: number | null; smtpHost: string; domain: string; ttlSeconds: number; maxMessages: number; maxMessageBytes: number };
   /** Saved suites (issue 13): the key their secrets are encrypted with, null when unset. */
-  suites: { secretsKey: Buffer | null; scheduleMinSeconds: number };
+  suites: { secretsKey: Buffer | null; scheduleMinSeconds: number; hookReplayWindowSeconds: number };
   /** Outbound deliveries about runs (issue 13): tries, backoff, the public base of report links. */
   notify: { attempts: number; backoffMs: number; publicUrl: string };
   nodeId: string;
@@ -444,7 +445,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMessages: int('INBOX_MAX_MESSAGES', 50, 1, 10_000),
       maxMessageBytes: int('INBOX_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     },
-    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems), scheduleMinSeconds: int('SUITE_SCHEDULE_MIN_SECONDS', 60, 1, 31_536_000) },
+    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems), scheduleMinSeconds: int('SUITE_SCHEDULE_MIN_SECONDS', 60, 1, 31_536_000), hookReplayWindowSeconds: int('HOOK_REPLAY_WINDOW_SECONDS', 3 * 86_400, 60, 6 * 86_400) },
     notify: { attempts: int('NOTIFY_ATTEMPTS', 4, 1, 10), backoffMs: int('NOTIFY_BACKOFF_MS', 1000, 0, 600_000), publicUrl: publicUrl.replace(/\/+$/, '') },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,
