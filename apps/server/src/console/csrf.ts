@@ -20,10 +20,16 @@ export interface ConsoleContext {
   openCsrf(): Promise<string>;
 }
 
-/** Same origin as the request's Host (WebSocket upgrades and form posts from a browser). */
+/**
+ * The request comes from a page of this origin. Fetch metadata first (browsers send
+ * Sec-Fetch-Site whatever the referrer policy); Origin next, except "null", which the
+ * console's own no-referrer pages send on their form posts; neither: the token decides.
+ */
 export function sameOrigin(req: FastifyRequest): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin';
   const origin = req.headers.origin;
-  if (!origin) return req.headers['sec-fetch-site'] === undefined || req.headers['sec-fetch-site'] === 'same-origin';
+  if (!origin || origin === 'null') return true;
   try {
     return new URL(origin).host === req.headers.host;
   } catch {
