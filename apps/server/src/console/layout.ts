@@ -192,7 +192,7 @@ caption { text-align:left; font-weight:600; padding:6px 0; }
 th, td { text-align:left; padding:7px 10px; border-top:1px solid var(--line); vertical-align:top; }
 th { font-size:13px; color:var(--dim); font-weight:600; }
 td.num { font-variant-numeric:tabular-nums; white-space:nowrap; }
-.badge { display:inline-block; font-size:12px; font-weight:600; text-transform:uppercase; letter-spacing:.03em; padding:1px 7px; border-radius:10px; background:var(--grey); color:var(--fg); }
+.badge { display:inline-block; font-size:12px; font-weight:600; letter-spacing:.02em; padding:1px 7px; border-radius:10px; background:var(--grey); color:var(--fg); }
 .badge.passed { background:var(--greenbg); color:var(--green); }
 .badge.failed, .badge.error { background:var(--redbg); color:var(--red); }
 .badge.flaky { background:var(--amberbg); color:var(--amber); }

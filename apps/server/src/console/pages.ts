@@ -22,6 +22,8 @@ ${o.next ? `<input type="hidden" name="next" value="${esc(o.next)}">` : ''}
 </div>`;
 }
 
+const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+
 function triggerText(t: SuiteRun['trigger'] | undefined): string {
   if (!t) return '<span class="dim">—</span>';
   const bits = [esc(t.type === 'manual' ? 'manual' : t.type === 'schedule' ? 'schedule' : `${t.type} deploy`)];
@@ -35,7 +37,7 @@ function stripOf(suiteId: string, suiteName: string, strip: SuiteRunRow[]): stri
   if (!strip.length) return '<span class="dim">no runs yet</span>';
   // Oldest on the left, like a timeline.
   return `<ol class="strip" aria-label="Last ${strip.length} runs of ${esc(suiteName)}, oldest first">${[...strip].reverse().map((h) => {
-    const label = `${h.status}, ${h.run.createdAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`;
+    const label = `${h.status}, ${utc(h.run.createdAt)}`;
     return `<li><a class="${esc(h.status)}" href="/console/suites/${esc(encodeURIComponent(suiteId))}/runs/${esc(encodeURIComponent(h.run.id))}" title="${esc(label)}"><span class="sr">Suite run ${esc(label)}</span></a></li>`;
   }).join('')}</ol>`;
 }
@@ -92,7 +94,7 @@ export function suiteBody(d: SuitePageData): string {
   const history = d.history.length
     ? `<div class="table-wrap"><table class="stack"><caption>History${d.pageNo > 1 ? `, page ${d.pageNo}` : ''}</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Status</th><th scope="col">Trigger</th><th scope="col">Base URL</th><th scope="col">Runs</th></tr></thead><tbody>
-${d.history.map((h) => `<tr><td data-label="Started"><a href="/console/suites/${id}/runs/${esc(encodeURIComponent(h.run.id))}">${when(h.run.createdAt)}</a></td><td data-label="Status">${badge(h.status)}</td><td data-label="Trigger">${triggerText(h.run.trigger)}</td><td data-label="Base URL"><code>${esc(h.run.baseUrl)}</code></td><td data-label="Runs" class="num">${h.run.runs.length}</td></tr>`).join('\n')}
+${d.history.map((h) => `<tr><td data-label="Started"><a href="/console/suites/${id}/runs/${esc(encodeURIComponent(h.run.id))}"><span class="sr">Suite run of ${esc(utc(h.run.createdAt))}: </span>${when(h.run.createdAt)}</a></td><td data-label="Status">${badge(h.status)}</td><td data-label="Trigger">${triggerText(h.run.trigger)}</td><td data-label="Base URL"><code>${esc(h.run.baseUrl)}</code></td><td data-label="Runs" class="num">${h.run.runs.length}</td></tr>`).join('\n')}
 </tbody></table></div>${pager(`/console/suites/${id}`, new URLSearchParams(), d.pageNo, d.hasNext, 'history')}`
     : '<p class="dim">No run yet.</p>';
   return `<h1>Suite ${esc(s.name)}</h1>
