@@ -223,7 +223,7 @@ ol.steps li { border-top:1px solid var(--line); padding:6px 0; display:flex; gap
 ol.steps .n { color:var(--dim); min-width:2em; text-align:right; }
 .live-layout { display:grid; grid-template-columns:minmax(0,1fr) 340px; gap:14px; align-items:start; }
 .shot img { width:100%; height:auto; border:1px solid var(--line); border-radius:4px; }
-iframe.live { width:100%; height:70vh; border:1px solid var(--line); border-radius:6px; background:#111; }
+iframe.live { width:100%; height:70vh; border:1px solid var(--line); border-radius:6px; background:#fff; }
 .grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(180px,1fr)); gap:10px; }
 .stat { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:10px 12px; }
 .stat .v { font-size:24px; font-weight:600; font-variant-numeric:tabular-nums; }
