@@ -135,6 +135,21 @@ describe('console sign-in and tenants', () => {
     expect(await page.content()).not.toContain(KA);
     await context.close();
   });
+
+  it('marks the cookies Secure when the browser is on https (behind a TLS proxy)', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    const form = await fetch(`${svc.url}/console/sign-in`, { headers: https });
+    const pre = form.headers.get('set-cookie')!;
+    expect(pre).toMatch(/; Secure$/);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+    const res = await fetch(`${svc.url}/console/sign-in`, {
+      method: 'POST', redirect: 'manual',
+      headers: { ...https, 'content-type': 'application/x-www-form-urlencoded', cookie: pre.split(';')[0] },
+      body: new URLSearchParams({ key: KA, _csrf: csrf }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(/ariadne_console=[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict; Secure/);
+  });
 });
 
 describe('console suites and runs', () => {

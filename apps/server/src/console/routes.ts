@@ -56,12 +56,16 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     await notifier.idle();
   });
 
-  // Forms post urlencoded; parsed here only (the API keeps answering 415 to it).
+  // Forms post urlencoded; parsed here only (the API keeps refusing it as an unsupported type).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  const secure = (req: FastifyRequest) => req.protocol === 'https';
+  // Secure whenever the browser is on https: TLS here, a TLS proxy saying so (the flag only
+  // narrows where the cookie goes, so a lying header harms no one), or an https PUBLIC_URL.
+  const secure = (req: FastifyRequest) => req.protocol === 'https'
+    || String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim() === 'https'
+    || config.notify.publicUrl.startsWith('https:');
 
   async function send(req: FastifyRequest, reply: FastifyReply, shell: Omit<Shell, 'nonce' | 'tenant' | 'openMode' | 'csrf'>, status = 200) {
     const nonce = randomBytes(16).toString('base64');
