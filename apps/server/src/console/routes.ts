@@ -25,7 +25,6 @@ import {
 
 const PAGE_SIZE = { suites: 25, history: 25, runs: 25, sessions: 25 };
 const MAX_PAGE = 1000;
-const hidden = { hide: true } as const;
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })) });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -135,7 +134,18 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
   };
   const nextRun = async (s: Suite) => (s.schedule ? scheduler.next(s.id).then((n) => (n ? new Date(n).toISOString() : null), () => null) : null);
   const pageOf = (req: FastifyRequest) => (req.query as { page?: number }).page ?? 1;
-  const opts = (schema: Record<string, unknown> = {}) => ({ config: { console: true }, schema: { ...hidden, ...schema } });
+  // Documented in openapi.yaml under "console" (HTML pages; no bearer key: the sign-in cookie).
+  const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
+    config: { console: true },
+    schema: {
+      tags: ['console'],
+      summary,
+      security: [],
+      ...(schema.body ? { consumes: ['application/x-www-form-urlencoded'] } : {}),
+      response: { 200: Type.String({ description: 'text/html' }), 303: Type.Null({ description: 'Redirect (Location)' }) },
+      ...schema,
+    },
+  });
 
   // -- entry, sign-in, sign-out ------------------------------------------------------
 
@@ -143,16 +153,15 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     if (!(await signedIn(req, reply))) return reply;
     return reply.redirect('/console/suites', 303);
   };
-  app.get('/', opts(), home);
-  app.get('/console', opts(), home);
-  app.get('/console/', opts(), home);
+  app.get('/', opts('The web console: to the suites (or the sign-in page)'), home);
+  app.get('/console', opts('The web console: to the suites (or the sign-in page)'), home);
 
-  app.get('/console/sign-in', opts(), async (req, reply) => {
+  app.get('/console/sign-in', opts('Console: the sign-in page (an API key, once)'), async (req, reply) => {
     if (!keyed || req.consoleSignIn) return reply.redirect('/console/suites', 303);
     return signInPage(req, reply);
   });
 
-  app.post('/console/sign-in', opts({ body: Type.Object({ key: Type.String({ maxLength: 1000 }), _csrf: Type.String({ maxLength: 200 }), next: Type.Optional(Type.String({ maxLength: 2000 })) }) }), async (req, reply) => {
+  app.post('/console/sign-in', opts('Console: sign in with an API key (form); sets the httpOnly sign-in cookie', { body: Type.Object({ key: Type.String({ maxLength: 1000 }), _csrf: Type.String({ maxLength: 200 }), next: Type.Optional(Type.String({ maxLength: 2000 })) }) }), async (req, reply) => {
     if (!keyed) return reply.redirect('/console/suites', 303);
     const body = req.body as { key: string; _csrf: string; next?: string };
     const pre = cookiesOf(req.headers.cookie).get(PRE_COOKIE);
@@ -172,7 +181,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     return reply.redirect(next, 303);
   });
 
-  app.post('/console/sign-out', opts({ body: Type.Object({ _csrf: Type.String({ maxLength: 200 }) }) }), async (req, reply) => {
+  app.post('/console/sign-out', opts('Console: sign out (form, CSRF token); revokes the sign-in', { body: Type.Object({ _csrf: Type.String({ maxLength: 200 }) }) }), async (req, reply) => {
     if (!keyed) return reply.redirect('/console/suites', 303);
     if (!req.consoleSignIn) return reply.redirect('/console/sign-in', 303);
     await requireCsrf(req);
@@ -183,7 +192,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
 
   // -- suites ---------------------------------------------------------------------------
 
-  app.get('/console/suites', opts({ querystring: PageQuery }), async (req, reply) => {
+  app.get('/console/suites', opts('Console: the suites, with status, last run, strip of the last 30 runs, pass and flaky rates, next scheduled run', { querystring: PageQuery }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const pageNo = pageOf(req);
     const size = PAGE_SIZE.suites;
@@ -193,7 +202,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     return send(req, reply, { title: 'Suites', section: 'suites', body: suitesBody({ rows, pageNo, hasNext: list.length > pageNo * size, total: list.length > pageNo * size ? list.length - 1 : list.length }) });
   });
 
-  app.get('/console/suites/:id', opts({ params: IdParams, querystring: PageQuery }), async (req, reply) => {
+  app.get('/console/suites/:id', opts('Console: a suite, its plans, triggers (no secrets), history and Run now', { params: IdParams, querystring: PageQuery }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const s = await suites.get(req.tenant, (req.params as { id: string }).id);
     const pageNo = pageOf(req);
@@ -217,7 +226,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     });
   });
 
-  app.post('/console/suites/:id/run', opts({ params: IdParams, body: Type.Object({ _csrf: Type.String({ maxLength: 200 }), baseUrl: Type.Optional(Type.String({ maxLength: 2048 })) }) }), async (req, reply) => {
+  app.post('/console/suites/:id/run', opts('Console: run a suite now (form, CSRF token); redirects to the suite run, followed live', { params: IdParams, body: Type.Object({ _csrf: Type.String({ maxLength: 200 }), baseUrl: Type.Optional(Type.String({ maxLength: 2048 })) }) }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     await requireCsrf(req);
     const s = await suites.get(req.tenant, (req.params as { id: string }).id);
@@ -236,7 +245,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     return reply.redirect(`/console/suites/${encodeURIComponent(s.id)}/runs/${encodeURIComponent(run.id)}`, 303);
   });
 
-  app.get('/console/suites/:id/runs/:runId', opts({ params: Type.Object({ id: Type.String({ maxLength: 64 }), runId: Type.String({ maxLength: 64 }) }) }), async (req, reply) => {
+  app.get('/console/suites/:id/runs/:runId', opts('Console: one suite run and its runs, followed live until they finish', { params: Type.Object({ id: Type.String({ maxLength: 64 }), runId: Type.String({ maxLength: 64 }) }) }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const p = req.params as { id: string; runId: string };
     const s = await suites.get(req.tenant, p.id);
@@ -258,7 +267,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     environment: Type.Optional(Type.String({ maxLength: 100 })),
     text: Type.Optional(Type.String({ maxLength: 200 })),
   });
-  app.get('/console/runs', opts({ querystring: RunsQuery }), async (req, reply) => {
+  app.get('/console/runs', opts('Console: the runs, newest first, filtered by status, suite, environment and text', { querystring: RunsQuery }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const q = req.query as { page?: number; status?: string; suite?: string; environment?: string; text?: string };
     const filter: RunFilter = {
@@ -273,7 +282,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     return send(req, reply, { title: 'Runs', section: 'runs', body: runsBody({ rows, filter, pageNo, hasNext: list.hasNext, suites: tenantSuites.map((s) => ({ id: s.id, name: s.name })), scanned: list.scanned }) });
   });
 
-  app.get('/console/runs/:id', opts({ params: IdParams }), async (req, reply) => {
+  app.get('/console/runs/:id', opts("Console: a run's steps from its event stream, live, and its latest screenshot", { params: IdParams }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const rec = await runStore.getFor(req.tenant, (req.params as { id: string }).id);
     const events = await runStore.events(rec.id, 0, 2000);
@@ -292,7 +301,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
 
   // -- sessions -------------------------------------------------------------------------
 
-  app.get('/console/sessions', opts({ querystring: PageQuery }), async (req, reply) => {
+  app.get('/console/sessions', opts('Console: the live sessions with their roles, tabs, age and node', { querystring: PageQuery }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const pageNo = pageOf(req);
     const size = PAGE_SIZE.sessions;
@@ -301,14 +310,14 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     return send(req, reply, { title: 'Sessions', section: 'sessions', body: sessionsBody({ rows, pageNo, hasNext: all.length > pageNo * size, now: Date.now() }) });
   });
 
-  app.get('/console/sessions/:id', opts({ params: IdParams }), async (req, reply) => {
+  app.get('/console/sessions/:id', opts('Console: a session and its live view beside the event log', { params: IdParams }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const s = await deps.sessions.get(req.tenant, (req.params as { id: string }).id);
     const liveHref = await liveViewHref({ tenant: req.tenant, sessionId: s.id });
     return send(req, reply, { title: `Session ${s.id.slice(0, 8)}`, section: 'sessions', body: sessionBody({ s, liveHref, csrf: await csrfOf(ctx, req), now: Date.now() }) });
   });
 
-  app.post('/console/sessions/:id/end', opts({ params: IdParams, body: Type.Object({ _csrf: Type.String({ maxLength: 200 }) }) }), async (req, reply) => {
+  app.post('/console/sessions/:id/end', opts('Console: end a session (form, CSRF token)', { params: IdParams, body: Type.Object({ _csrf: Type.String({ maxLength: 200 }) }) }), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     await requireCsrf(req);
     const id = (req.params as { id: string }).id;
@@ -322,7 +331,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
 
   // -- pressure -------------------------------------------------------------------------
 
-  app.get('/console/pressure', opts(), async (req, reply) => {
+  app.get('/console/pressure', opts("Console: the pool at a glance and the tenant's quotas"), async (req, reply) => {
     if (!(await signedIn(req, reply))) return reply;
     const stats = deps.pool.stats();
     const view: PressureView = {
