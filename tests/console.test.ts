@@ -107,6 +107,36 @@ describe('console sign-in and tenants', () => {
     await b.context.close();
   });
 
+  it('without a sign-in, every console route answers the sign-in page or a refusal, and does nothing', async () => {
+    const sid = await alice.createSession();
+    const suiteRuns = JSON.stringify((await alice.get(`/v1/suites/${shopId}/runs`)).body);
+    const gets = ['/', '/console', '/console/suites', `/console/suites/${shopId}`, `/console/suites/${shopId}/runs/x`, '/console/runs', `/console/runs/${failedRunId}`, '/console/sessions', `/console/sessions/${sid}`, '/console/pressure'];
+    for (const p of gets) {
+      for (const cookie of [undefined, 'ariadne_console=forged-value-0123456789abcdef']) {
+        const res = await fetch(`${svc.url}${p}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+        expect(res.status, p).toBe(401);
+        const html = await res.text();
+        expect(html, p).toContain('Sign in to the Ariadne console');
+        expect(html, p).not.toContain('Shop checkout');
+      }
+    }
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    for (const p of [`/console/suites/${shopId}/run`, `/console/sessions/${sid}/end`, '/console/sign-out']) {
+      const res = await fetch(`${svc.url}${p}`, { method: 'POST', redirect: 'manual', headers: form, body: '_csrf=x' });
+      expect([303, 401, 403], p).toContain(res.status);
+      if (res.status === 303) expect(res.headers.get('location')).toBe('/console/sign-in');
+    }
+    // A sign-in POST without the sign-in page's own token is refused, even with a good key.
+    const forged = await fetch(`${svc.url}/console/sign-in`, { method: 'POST', redirect: 'manual', headers: form, body: new URLSearchParams({ key: KA, _csrf: 'x' }) });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('set-cookie')).toBeNull();
+    expect(JSON.stringify((await alice.get(`/v1/suites/${shopId}/runs`)).body)).toBe(suiteRuns);
+    expect((await alice.get(`/v1/sessions/${sid}`)).body.status).toBe('active');
+    // The live view needs a key or a sign-in too.
+    expect((await fetch(`${svc.url}/v1/sessions/${sid}/live`)).status).toBe(401);
+    await alice.delete(`/v1/sessions/${sid}`);
+  });
+
   it('refuses a wrong key and keeps the sign-in cookie httpOnly, SameSite=Strict, expiring; pages carry a strict CSP', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

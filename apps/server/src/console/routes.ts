@@ -134,17 +134,11 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
   };
   const nextRun = async (s: Suite) => (s.schedule ? scheduler.next(s.id).then((n) => (n ? new Date(n).toISOString() : null), () => null) : null);
   const pageOf = (req: FastifyRequest) => (req.query as { page?: number }).page ?? 1;
-  // Documented in openapi.yaml under "console" (HTML pages; no bearer key: the sign-in cookie).
+  // HTML pages for people, not API: left out of openapi.yaml and the generated clients
+  // (the summary says what each page is for whoever reads the route table).
   const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
     config: { console: true },
-    schema: {
-      tags: ['console'],
-      summary,
-      security: [],
-      ...(schema.body ? { consumes: ['application/x-www-form-urlencoded'] } : {}),
-      response: { 200: Type.String({ description: 'text/html' }), 303: Type.Null({ description: 'Redirect (Location)' }) },
-      ...schema,
-    },
+    schema: { hide: true, summary, ...schema },
   });
 
   // -- entry, sign-in, sign-out ------------------------------------------------------
