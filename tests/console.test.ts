@@ -206,9 +206,12 @@ describe('console suites and runs', () => {
   }, 120_000);
 
   it('shows a run in progress step by step as its events arrive', async () => {
-    const launched = await alice.post(`/v1/suites/${shopId}/runs`, {});
-    const runId = launched.body.runs[0].runId;
+    // A plan that takes a few seconds, so the page is surely open before the run ends.
+    const slow = await alice.post('/v1/suites', { name: 'Slow checkout', baseUrl: `${fx.url}/console/`, options: { trace: false }, plans: [{ name: 'main', path: 'shop.html', plan: '#Case 1: Slowly\n- Click the "Add to cart" button\n- Wait for 3 seconds\n- Verify "Added to cart" is visible' }] });
+    expect(slow.status).toBe(201);
     const { context, page } = await signIn(KA);
+    const launched = await alice.post(`/v1/suites/${slow.body.id}/runs`, {});
+    const runId = launched.body.runs[0].runId;
     await page.goto(`${svc.url}/console/runs/${runId}`);
     const first = await page.locator('#run-live .badge').first().innerText();
     await expect.poll(() => page.locator('#run-live .badge').first().innerText(), { timeout: 90_000, interval: 300 }).toMatch(/passed/i);

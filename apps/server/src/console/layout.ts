@@ -12,7 +12,6 @@ export { esc };
 export function consoleCsp(nonce: string): string {
   return REPORT_CSP
     .replace("style-src 'unsafe-inline'", `style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; frame-src 'self'`)
-    .replace("img-src 'self'", "img-src 'self' data:")
     .replace("form-action 'none'", "form-action 'self'");
 }
 
