@@ -92,7 +92,7 @@ export function suiteBody(d: SuitePageData): string {
     ['Secrets', s.secretNames.length ? `${s.secretNames.map((k) => `<code>${esc(k)}</code>`).join(' ')} <span class="dim">(values are never shown)</span>` : '<span class="dim">none</span>'],
   ];
   const history = d.history.length
-    ? `<div class="table-wrap"><table class="stack"><caption>History${d.pageNo > 1 ? `, page ${d.pageNo}` : ''}</caption>
+    ? `<div class="table-wrap"><table class="stack"><caption>Suite runs, newest first${d.pageNo > 1 ? `, page ${d.pageNo}` : ''}</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Status</th><th scope="col">Trigger</th><th scope="col">Base URL</th><th scope="col">Runs</th></tr></thead><tbody>
 ${d.history.map((h) => `<tr><td data-label="Started"><a href="/console/suites/${id}/runs/${esc(encodeURIComponent(h.run.id))}"><span class="sr">Suite run of ${esc(utc(h.run.createdAt))}: </span>${when(h.run.createdAt)}</a></td><td data-label="Status">${badge(h.status)}</td><td data-label="Trigger">${triggerText(h.run.trigger)}</td><td data-label="Base URL"><code>${esc(h.run.baseUrl)}</code></td><td data-label="Runs" class="num">${h.run.runs.length}</td></tr>`).join('\n')}
 </tbody></table></div>${pager(`/console/suites/${id}`, new URLSearchParams(), d.pageNo, d.hasNext, 'history')}`
@@ -101,7 +101,7 @@ ${d.history.map((h) => `<tr><td data-label="Started"><a href="/console/suites/${
 <section class="card" aria-labelledby="run-now"><h2 id="run-now">Run now</h2>
 <form method="post" action="/console/suites/${id}/run">${csrfField(d.csrf)}
 <div class="filters"><div class="field"><label for="baseUrl">Base URL (optional, default ${esc(s.baseUrl)})</label>
-<input type="url" id="baseUrl" name="baseUrl" placeholder="${esc(s.baseUrl)}" maxlength="2048"></div>
+<input type="url" id="baseUrl" name="baseUrl" class="wide" placeholder="${esc(s.baseUrl)}" maxlength="2048"></div>
 <button type="submit">Run now</button></div></form></section>
 <section aria-labelledby="facts"><h2 id="facts">About</h2><div class="card"><dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl></div></section>
 <section aria-labelledby="strip"><h2 id="strip">Last ${d.summary.strip.length} runs</h2>${stripOf(s.id, s.name, d.summary.strip)}</section>
