@@ -243,9 +243,11 @@ describe('console suites and runs', () => {
     const rows = page.locator('tbody tr');
     expect(await rows.count()).toBeGreaterThanOrEqual(1);
     for (const t of await rows.allInnerTexts()) expect(t.toLowerCase()).toContain('failed');
-    await page.goto(`${svc.url}/console/runs?text=${encodeURIComponent('Added to cart')}&suite=${shopId}`);
+    await page.goto(`${svc.url}/console/runs?text=${encodeURIComponent('click the "ADD to cart"')}&suite=${evilId}`);
     expect(await rows.count()).toBeGreaterThanOrEqual(1);
-    for (const t of await rows.allInnerTexts()) expect(t).toContain('Shop checkout');
+    for (const t of await rows.allInnerTexts()) expect(t).toContain(`${EVIL_NAME} · main`);
+    await page.goto(`${svc.url}/console/runs?text=${encodeURIComponent('Add to cart')}&suite=${bobSuiteId}`);
+    expect(await page.locator('main').innerText()).toContain('No run matches');
     await page.goto(`${svc.url}/console/runs?text=no-step-says-this-${randomBytes(4).toString('hex')}`);
     expect(await page.locator('main').innerText()).toContain('No run matches');
     const bad = await page.goto(`${svc.url}/console/runs?page=0`);
