@@ -287,6 +287,48 @@ describe('console sessions', () => {
   }, 60_000);
 });
 
+describe('console for keyboards, phones and dark schemes', () => {
+  it('works by keyboard alone: skip link first, then Run now reached with Tab and pressed with Enter', async () => {
+    const { context, page } = await signIn(KA);
+    await page.goto(`${svc.url}/console/suites/${shopId}`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    let reached = false;
+    for (let i = 0; i < 12 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.textContent === 'Run now');
+    }
+    expect(reached).toBe(true);
+    // The focused control shows it (an outline, not the browser default removed).
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/console\/suites\/[^/]+\/runs\/[\w-]+$/);
+    await expect.poll(() => page.locator('#suite-run .badge').first().innerText(), { timeout: 90_000, interval: 500 }).toBe('passed');
+    await context.close();
+  }, 120_000);
+
+  it('fits a phone screen without sideways scrolling, and follows a dark scheme', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${svc.url}/console/sign-in`);
+    await page.getByLabel('API key').fill(KA);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/suites$/);
+    for (const p of ['/console/suites', `/console/suites/${evilId}`, '/console/runs', `/console/runs/${failedRunId}`, '/console/sessions', '/console/pressure']) {
+      await page.goto(`${svc.url}${p}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), p).toBeLessThanOrEqual(390);
+      // Dark background, light text.
+      const [bg, fg] = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
+      const lum = (c: string) => c.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0);
+      expect(lum(bg), p).toBeLessThan(150);
+      expect(lum(fg), p).toBeGreaterThan(500);
+    }
+    await context.close();
+  });
+});
+
 describe('console hostile strings', () => {
   it('renders hostile suite names, plan text and step names as text', async () => {
     const { context, page } = await signIn(KA);

@@ -206,7 +206,8 @@ form.inline { display:inline; }
 .filters label, .field label { display:block; font-size:13px; color:var(--dim); }
 input, select, button, textarea { font:inherit; color:inherit; }
 input[type=text], input[type=url], input[type=password], input[type=search], select { padding:6px 8px; border:1px solid var(--line); border-radius:4px; background:var(--card); min-width:12em; max-width:100%; }
-input.wide { width:32em; }
+input.wide { width:32em; max-width:100%; }
+.field { min-width:0; max-width:100%; }
 button { padding:6px 14px; border:1px solid var(--blue); border-radius:4px; background:var(--blue); color:#fff; cursor:pointer; }
 @media (prefers-color-scheme: dark) { button { color:#0d1116; } }
 button.secondary { background:transparent; color:var(--link); }
