@@ -1,7 +1,7 @@
 import type { RunRecord, StepRecord, StoredEvent } from '@ariadne/flows';
 import type { Session } from '@ariadne/schema';
 import type { SuiteRun, SuiteStatus } from '@ariadne/suites';
-import type { SuiteSummary, SuiteRunRow, RunFilter } from './data.js';
+import { RUNS_SCANNED, type SuiteSummary, type SuiteRunRow, type RunFilter } from './data.js';
 import { ago, badge, csrfField, esc, liveRegion, pager, pct, when } from './layout.js';
 
 // The bodies of the console's pages (the shell is layout.ts). Pure functions of what the
@@ -153,7 +153,7 @@ export function runsBody(o: { rows: { rec: RunRecord; href: string }[]; filter: 
 <div class="field"><label for="f-text">Case or step text</label><input type="search" id="f-text" name="text" value="${esc(f.text ?? '')}" maxlength="200"></div>
 <button type="submit">Filter</button>
 </form>
-${o.rows.length ? `<div class="table-wrap"><table class="stack"><caption>Runs, newest first${o.pageNo > 1 ? `, page ${o.pageNo}` : ''} <span class="dim">(the ${o.scanned} most recent are searched)</span></caption>
+${o.rows.length ? `<div class="table-wrap"><table class="stack"><caption>Runs, newest first${o.pageNo > 1 ? `, page ${o.pageNo}` : ''}${o.scanned >= RUNS_SCANNED ? ` <span class="dim">(the ${RUNS_SCANNED} most recent runs are searched)</span>` : ''}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Cases passed</th><th scope="col">Environment</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows}</tbody></table></div>` : '<p>No run matches.</p>'}
 ${pager('/console/runs', q, o.pageNo, o.hasNext, 'runs')}`;
