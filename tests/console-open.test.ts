@@ -59,6 +59,10 @@ describe('console in open mode', () => {
     const bad = await fetch(`${svc.url}/console/runs?page=abc`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('invalid_request');
+    const typo = await fetch(`${svc.url}/console/sutes`);
+    expect(typo.status).toBe(404);
+    expect(typo.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await typo.text()).toContain('No console page /console/sutes');
     const missing = await fetch(`${svc.url}/console/runs/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('run_not_found');

@@ -323,6 +323,12 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
     return reply.redirect('/console/sessions', 303);
   });
 
+  // A mistyped console address is a console page too (not the API's JSON 401).
+  app.get('/console/*', opts('Console: no such page'), async (req, reply) => {
+    if (!(await signedIn(req, reply))) return reply;
+    throw new ConsoleError(404, 'not_found', `No console page ${req.url.split('?')[0].slice(0, 200)}.`);
+  });
+
   // -- pressure -------------------------------------------------------------------------
 
   app.get('/console/pressure', opts("Console: the pool at a glance and the tenant's quotas"), async (req, reply) => {
