@@ -217,6 +217,8 @@ export interface PressureView {
   queued: number;
   clusterLeased: number;
   clusterCapacity: number;
+  /** Live nodes (-1: unknown), as /v1/pressure tells every tenant. */
+  nodeCount: number;
   quota: { label: string; limit: number; used: number | null }[];
   nodes: { id: string; url: string; capacity: number; leased: number; sessions: number; heartbeatAt: string }[] | null;
 }
@@ -231,6 +233,7 @@ ${stat('Slots used (cluster)', esc(p.clusterLeased >= 0 ? p.clusterLeased : p.le
 ${stat('Slots free (cluster)', esc(Math.max(0, free)))}
 ${stat('Session requests queued', esc(known(p.queued)))}
 ${stat(`Slots used on this node (${esc(p.node)})`, `${esc(p.leased)}/${esc(p.capacity)}`)}
+${stat('Live nodes', esc(known(p.nodeCount)))}
 </div>
 <h2>Your quotas</h2><div class="table-wrap"><table><caption>Limits of your tenant and what it holds now</caption><thead><tr><th scope="col">Limit</th><th scope="col">Value</th><th scope="col">In use</th></tr></thead><tbody>${quota}</tbody></table></div>
 ${p.nodes ? `<h2>Nodes</h2><div class="table-wrap"><table class="stack"><caption>Live nodes</caption><thead><tr><th scope="col">Node</th><th scope="col">Slots used</th><th scope="col">Sessions</th><th scope="col">Heartbeat</th></tr></thead><tbody>${p.nodes.map((n) => `<tr><td data-label="Node"><code>${esc(n.id)}</code> <span class="dim">${esc(n.url)}</span></td><td data-label="Slots used" class="num">${esc(n.leased)}/${esc(n.capacity)}</td><td data-label="Sessions" class="num">${esc(n.sessions)}</td><td data-label="Heartbeat">${when(n.heartbeatAt)}</td></tr>`).join('')}</tbody></table></div>` : ''}`;

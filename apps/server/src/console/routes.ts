@@ -342,6 +342,7 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
       queued: -1,
       clusterLeased: -1,
       clusterCapacity: -1,
+      nodeCount: -1,
       quota: [],
       nodes: null,
     };
@@ -351,7 +352,9 @@ export const consoleRoutes = (ctx: ConsoleContext) => async (app: FastifyInstanc
       view.clusterLeased = l;
       if (alive) {
         view.clusterCapacity = alive.reduce((n, x) => n + x.capacity, 0);
-        // Nodes are the operator's business: shown in open mode (whoever runs it locally).
+        view.nodeCount = alive.length;
+        // Which nodes, and where, is the operator's business: listed in open mode only (whoever
+        // runs the service); with API keys every tenant sees the count, as /v1/pressure gives it.
         if (!keyed) view.nodes = alive.slice(0, 100).map((n) => ({ id: n.id, url: n.url, capacity: n.capacity, leased: n.leased, sessions: n.sessions, heartbeatAt: n.heartbeatAt }));
       }
     }
