@@ -68,7 +68,8 @@ export class ConsoleData {
       fresh.set(r.id, status);
       if (status !== 'queued' && status !== 'running') m.set(this.statusKey(r.id), status, 'EX', 31 * 86_400);
     }
-    if (missing.length) await withRedis(() => m.exec()).catch(() => {});
+    // Remembering is not on the page's path (an fsync'ing Redis would make the first view wait for it).
+    if (missing.length) void withRedis(() => m.exec()).catch(() => {});
     return runs.map((r, i) => ({ run: r, status: (known[i] as SuiteStatus | null) ?? fresh.get(r.id)! }));
   }
 
