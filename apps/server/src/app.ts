@@ -24,6 +24,7 @@ import { ReportLinks, verifySignedLink } from './security/report-links.js';
 import { verifyViewToken } from './security/view-tokens.js';
 import { onSocketError } from './stream/socket-errors.js';
 import { openapiTransform } from './openapi-transform.js';
+import { consolePlugin } from './console/index.js';
 import type { ServerDeps } from './deps.js';
 
 // Builds the HTTP app from its parts. It does not start anything: runtime.ts owns
@@ -77,6 +78,8 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   // Signed report links (a page and its screenshots, without a key): security/report-links.ts.
   const reportLinks = new ReportLinks(deps.redis, deps.config.redisPrefix, deps.config.suites.secretsKey);
   const runStore = runStoreFor(deps.redis, deps.config);
+  // The web console (console/): its sign-in check runs before the key check below.
+  await app.register(consolePlugin(deps));
   registerAuth(app, deps.config.apiKeys, {
     metricsPublic: deps.config.security.metricsPublic,
     verifyLink: (req, route) => verifySignedLink(reportLinks, async (id) => (await runStore.get(id))?.tenant ?? null, req, route),

@@ -17,6 +17,8 @@ declare module 'fastify' {
     signedLink: SignedLinkGrant | null;
     /** Set when the request was let in by a live-view token (watch only) instead of a key. */
     viewGrant: ViewGrant | null;
+    /** Authenticated by the web console's sign-in cookie (console/index.ts), which set the tenant. */
+    consoleAuthed: boolean;
   }
 }
 
@@ -76,6 +78,7 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>, op
   app.decorateRequest('tenant', '');
   app.decorateRequest('signedLink', null);
   app.decorateRequest('viewGrant', null);
+  app.decorateRequest('consoleAuthed', false);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // routeOptions.url is the matched route pattern (undefined for an unknown route,
     // which needs a key too: no route probing without one).
@@ -87,6 +90,8 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>, op
       throw new AppError('invalid_request', 'This route does not accept a WebSocket upgrade.');
     }
     if (isPublicRoute(route, opts)) return;
+    // Console pages, and the live view a console sign-in opens (console/index.ts runs first).
+    if (request.consoleAuthed) return;
     // A keyless GET carrying a signature on a signed-link route: the link decides (never
     // on an upgrade; in open mode there is nothing to check).
     if (route && SIGNED_LINK_ROUTES.has(route) && request.method === 'GET' && !upgrading && keys.size > 0
