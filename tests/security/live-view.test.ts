@@ -65,7 +65,7 @@ describe('the live view without the API key in its URL', () => {
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{16,}'/);
-    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
     expect(csp).not.toContain('unsafe-eval');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.body).not.toContain(KEY);

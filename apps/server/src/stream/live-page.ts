@@ -7,9 +7,13 @@
 // the page carries a short-lived view token (security/view-tokens.ts) for its stream,
 // never the key: it takes the token out of the address bar once loaded.
 
-/** The report page's policy (routes/report.ts), plus this page's own script and stream. */
+/**
+ * The report page's policy (routes/report.ts), plus this page's own script and stream. Only
+ * the service's own pages may frame it (the console shows it beside a session's event log);
+ * no other origin can.
+ */
 export function liveCsp(nonce: string): string {
-  return `default-src 'none'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  return `default-src 'none'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`;
 }
 
 const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
