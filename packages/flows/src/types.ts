@@ -41,6 +41,8 @@ export interface AssertionRecord {
   check: CheckSpec;
   passed: boolean;
   actual?: string;
+  /** A missing text: the elements that hold it hidden (and why), else the nearest visible texts. */
+  evidence?: { hidden: { text: string; why: string[]; where: string }[]; visible: number; nearest: { text: string; score: number; where: string }[] };
   /** Verified locator of the element checked, for element checks. */
   locator?: LocatorRecord;
   /** The same check as Playwright Test code. */
@@ -126,8 +128,11 @@ export interface CaseAttempt {
 
 export interface CaseUsage {
   turns: number;
+  /** From the provider's usage fields (prompt/input and completion/output tokens), summed over turns. */
   inputTokens: number;
   outputTokens: number;
+  /** Model requests retried (429, 5xx, timeouts) within those turns. */
+  retries?: number;
 }
 
 export interface CaseReport {
