@@ -213,6 +213,15 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
         r.summary = runAbort.signal.reason === 'cancelled' ? 'The run was cancelled before this case.' : 'The run ran out of time before this case.';
         continue;
       }
+      // The run's token cap was reached by an earlier case: the cases left are not started
+      // (each would stop at its first model turn), and say why.
+      const spent = runUsage.inputTokens + runUsage.outputTokens;
+      if (spent >= limits.maxTokensPerRun) {
+        r.status = 'skipped';
+        r.summary = `The run reached its limit of ${limits.maxTokensPerRun} tokens (${spent} used) before this case.`;
+        r.error = { code: 'limit_exceeded', message: r.summary, details: { limit: 'run_tokens', max: limits.maxTokensPerRun, used: spent } };
+        continue;
+      }
       emit({ type: 'case_started', case: c.index, name: c.name });
       // Where each role stands now: a retry starts its fresh contexts from there.
       const start = retries ? await captureStart(session, o.url) : null;

@@ -169,7 +169,11 @@ export interface RunReport {
   durationMs: number;
   cases: CaseReport[];
   /** passed excludes flaky cases (they passed only on a retry); both count as passing for the run's status. */
-  totals: { cases: number; passed: number; flaky: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number };
+  totals: {
+    cases: number; passed: number; flaky: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number;
+    /** Model turns and tokens (provider usage fields) of every case, retried attempts included. */
+    turns: number; inputTokens: number; outputTokens: number;
+  };
   usage: CaseUsage;
   replayOf?: string;
   error?: StepError;
@@ -191,7 +195,7 @@ export type RunEvent =
   | { type: 'run_finished'; status: RunStatus; totals: RunReport['totals']; durationMs: number };
 
 export function emptyTotals(): RunReport['totals'] {
-  return { cases: 0, passed: 0, flaky: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 };
+  return { cases: 0, passed: 0, flaky: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0, turns: 0, inputTokens: 0, outputTokens: 0 };
 }
 
 export function computeTotals(cases: CaseReport[]): RunReport['totals'] {
@@ -202,6 +206,9 @@ export function computeTotals(cases: CaseReport[]): RunReport['totals'] {
     t.steps += c.steps.length;
     t.assertions += c.assertions.length;
     t.failedAssertions += c.assertions.filter((a) => !a.passed).length;
+    t.turns += c.usage?.turns ?? 0;
+    t.inputTokens += c.usage?.inputTokens ?? 0;
+    t.outputTokens += c.usage?.outputTokens ?? 0;
   }
   return t;
 }
