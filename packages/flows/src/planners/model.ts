@@ -6,7 +6,7 @@ import type { PlanCase, PlanStep } from '../plan.js';
 import { enterOneTimeCode } from '../one-time-code.js';
 import { assertEmailReceived, assertHttp, currentUrl, httpStep, nextCode, openEmailLink, useNewEmail } from '../mail-steps.js';
 import type { CheckSpec } from '../types.js';
-import { CaseStop, errorOf, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
+import { CaseStop, errorOf, focusOnly, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import type { Planner } from './planner.js';
 import { egressDenial, deniedErrorFrom } from '@ariadne/egress';
 
@@ -351,6 +351,7 @@ export function renderDiff(d: { added: unknown[]; removed: unknown[]; changed: u
   for (const a of d.added as Record<string, unknown>[]) out.push(`+ ${diffNode(a)}${a.parentRef ? ` in ref ${a.parentRef}` : ''}`);
   for (const r of d.removed as Record<string, unknown>[]) out.push(`- ${diffNode(r)}`);
   for (const c of d.changed as Record<string, unknown>[]) {
+    if (focusOnly(c as never)) continue;
     if (typeof c.summary === 'string' || typeof c.words === 'string') {
       out.push(`~ (ref ${c.ref}) ${clip(c.summary ?? c.words, 200)}`);
       continue;

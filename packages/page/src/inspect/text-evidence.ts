@@ -145,9 +145,17 @@ function collect(args: EvidenceArgs): TextEvidence {
   }
 
   // Nearest visible texts.
+  // Function words say nothing about which text is meant ("the", "of", "de", "la" ...): they
+  // weigh a tenth, and stay out of the trigrams, however rare the page makes them.
+  const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'and', 'or', 'is', 'are', 'be', 'it', 'its', 'as', 'this', 'that', 'your', 'my', 'our', 'de', 'la', 'le', 'les', 'des', 'du', 'et', 'der', 'die', 'das', 'und', 'el', 'los', 'las', 'y', 'il', 'di']);
   const words = (s: string) => norm(s).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const content = (s: string) => {
+    const ws = words(s);
+    const kept = ws.filter((w) => !FUNCTION_WORDS.has(w));
+    return (kept.length ? kept : ws).join(' ');
+  };
   const trigrams = (s: string) => {
-    const t = `  ${norm(s)} `;
+    const t = `  ${content(s)} `;
     const out = new Set<string>();
     for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
     return out;
@@ -160,21 +168,21 @@ function collect(args: EvidenceArgs): TextEvidence {
   const df = new Map<string, number>();
   for (const x of texts) for (const w of new Set(words(x.text))) df.set(w, (df.get(w) ?? 0) + 1);
   const n = Math.max(1, texts.length);
-  const weight = (w: string) => Math.log(1 + n / (1 + (df.get(w) ?? 0))) * (w.length < 3 ? 0.5 : 1);
+  const weight = (w: string) => Math.log(1 + n / (1 + (df.get(w) ?? 0))) * (FUNCTION_WORDS.has(w) ? 0.1 : w.length < 3 ? 0.5 : 1);
   const wantWords = [...new Set(words(want))];
   const wantWeight = wantWords.reduce((s, w) => s + weight(w), 0) || 1;
   const wantTri = trigrams(want);
-  const isItem = (el: Element) => {
+  /** The repeated item an element is in (list entry, row, option, one of several siblings alike), or null. */
+  const itemOf = (el: Element): Element | null => {
     const item = el.closest('li, tr, option, article, [role=listitem], [role=row], [role=option], [role=treeitem], [role=gridcell]');
-    if (item && (el === item || item.contains(el))) return 1;
-    // One of several siblings alike (same tag and class): a card, a row of a div grid.
+    if (item) return item;
     for (let a: Element | null = el, depth = 0; a && depth < 3; a = a.parentElement, depth++) {
       const p = a.parentElement;
       if (!p) break;
       const alike = Array.from(p.children).filter((c) => c.tagName === a!.tagName && c.className === a!.className).length;
-      if (alike >= 3) return 1;
+      if (alike >= 3) return a;
     }
-    return 0;
+    return null;
   };
   const scored = texts.map((x) => {
     const tw = new Set(words(x.text));
@@ -185,10 +193,14 @@ function collect(args: EvidenceArgs): TextEvidence {
     const dice = (2 * common) / (wantTri.size + tri.size || 1);
     const lexical = Math.max(shared, dice);
     const len = Math.min(want.length, norm(x.text).length) / Math.max(want.length, norm(x.text).length, 1);
-    const chrome = landmark(x.el) && landmark(x.el) !== 'complementary' ? 0 : 1;
-    const shape = 0.5 * len + 0.3 * isItem(x.el) + 0.2 * chrome;
-    const score = 0.65 * lexical + 0.35 * shape;
-    return { text: x.text, score: Math.round(score * 100) / 100, where: where(x.el) };
+    // Page chrome (footer, navigation, banner) is seldom what a plan checks; an entry of a
+    // list or grid in the page's content is where a missing entry would have been.
+    const lm = landmark(x.el);
+    const chrome = Boolean(lm) && lm !== 'complementary';
+    const item = itemOf(x.el);
+    const place = chrome ? 0 : item ? 1 : 0.4;
+    const score = 0.65 * lexical + 0.35 * (0.5 * len + 0.5 * place);
+    return { text: x.text, score: Math.round(score * 100) / 100, where: `${where(x.el)}${item && item !== x.el && !chrome ? ` in ${name(item)}` : ''}` };
   });
   // The same text from nested elements counts once (its best-scored place).
   const seen = new Set<string>();
