@@ -227,12 +227,13 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
       const start = retries ? await captureStart(session, o.url) : null;
       const firstStart = Date.now();
       const attempts: CaseAttempt[] = [];
-      const usage = { turns: 0, inputTokens: 0, outputTokens: 0 };
+      const usage: CaseReport['usage'] = { turns: 0, inputTokens: 0, outputTokens: 0 };
       for (let attempt = 1; ; attempt++) {
         await attemptCase(c, r, attempt);
         usage.turns += r.usage.turns;
         usage.inputTokens += r.usage.inputTokens;
         usage.outputTokens += r.usage.outputTokens;
+        if (r.usage.retries) usage.retries = (usage.retries ?? 0) + r.usage.retries;
         if (r.status !== 'failed' || !start || attempt > retries || runAbort.signal.aborted) break;
         attempts.push({
           attempt, status: r.status, summary: r.summary, startedAt: r.startedAt, durationMs: r.durationMs,

@@ -269,10 +269,18 @@ export function modelRequestError(err: unknown, attempts = 1): unknown {
       untrustedExcerpt: `model API answer, first ${EXCERPT_CHARS} characters: ${untrustedExcerpt(e.message ?? '')}`,
     });
   }
-  if (e && /APIConnection(Timeout)?Error/.test(e.name ?? '')) {
-    return new AppError('model_error', `Could not reach the model API (${/Timeout/.test(e.name ?? '') ? 'timeout' : 'connection error'})${tries}.`, { attempts });
-  }
+  const conn = connectionError(err);
+  if (conn) return new AppError('model_error', `Could not reach the model API (${conn === 'timeout' ? 'no answer within the request timeout' : 'connection error'})${tries}.`, { attempts });
   return err;
+}
+
+/** An SDK's connection error (the OpenAI SDK names its errors "Error": their class tells). */
+function connectionError(err: unknown): 'timeout' | 'connection' | null {
+  const e = err as { name?: string; constructor?: { name?: string } } | null;
+  const names = `${e?.name ?? ''} ${e?.constructor?.name ?? ''}`;
+  if (/APIConnectionTimeoutError/.test(names)) return 'timeout';
+  if (/APIConnectionError/.test(names)) return 'connection';
+  return null;
 }
 
 export interface RetryPolicy {
@@ -419,7 +427,7 @@ export abstract class ModelPlanner implements Planner {
         if (tools.signal.aborted) tools.checkpoint();
         const e = err as { status?: unknown; headers?: unknown; name?: string };
         const status = typeof e?.status === 'number' ? e.status : undefined;
-        const timeout = /APIConnection(Timeout)?Error/.test(e?.name ?? '');
+        const timeout = connectionError(err) !== null;
         const retryable = status === 429 || status === 408 || (status !== undefined && status >= 500) || timeout;
         if (!retryable || attempt >= this.retry.maxRetries) throw modelRequestError(err, attempt + 1);
         const asked = retryAfterMs(e.headers);
