@@ -266,23 +266,27 @@ function withText(diff: { added: unknown[] }, tree: AriaNode[]): void {
 
 /**
  * The effect of an action from its outcome: the page layer's `effect` (when it reports one)
- * and the diff of the snapshot taken after it. Changed when either saw a change; a request
- * alone is not a change of the page (it is said, though).
+ * and the diff of the snapshot taken after it. Changed when either saw a change (requests
+ * included); the focus moving alone is not a change of the page (it is said, though).
  */
 export function observedEffect(o: ActionOutcome): ObservedEffect | undefined {
-  const page = (o as { effect?: { changed?: boolean; requests?: number; navigated?: boolean } }).effect;
+  const page = (o as { effect?: { changed?: boolean; requests?: number; navigated?: boolean; dom?: number; values?: boolean; focus?: boolean } }).effect;
   if (!page && !o.snapshot) return undefined;
   const d = o.snapshot?.diff;
   const added = d?.added.length ?? 0;
   const removed = d?.removed.length ?? 0;
   // The focus moving (a clicked button becomes [active]) is not the page reacting.
-  const focusMoved = (d?.changed ?? []).some((c) => focusOnly(c));
+  const focusMoved = Boolean(page?.focus) || (d?.changed ?? []).some((c) => focusOnly(c));
   const updated = (d?.changed ?? []).filter((c) => !focusOnly(c)).length;
   // A new document: the full snapshot came back instead of a diff.
   const fresh = Boolean(o.snapshot && !d && o.navigated);
   const navigated = o.navigated || Boolean(page?.navigated);
   const requests = page?.requests ?? o.settle?.requests ?? 0;
-  const changed = Boolean(page?.changed) || navigated || fresh || added + removed + updated > 0 || Boolean(o.dialog) || Boolean(o.newPages?.length);
+  const dom = page?.dom ?? 0;
+  // The page layer's own reading: mutations, edited values, requests; its "changed" alone
+  // when it could not watch the document (dom unknown) and the focus is not why.
+  const pageSaw = page ? requests > 0 || dom > 0 || Boolean(page.values) || (Boolean(page.changed) && page.dom === undefined && !page.focus) : false;
+  const changed = navigated || fresh || added + removed + updated > 0 || Boolean(o.dialog) || Boolean(o.newPages?.length) || pageSaw;
   const parts: string[] = [];
   if (navigated) parts.push(`navigated to ${o.url}`);
   if (o.dialog) parts.push(`a ${o.dialog.type} dialog opened`);
@@ -290,10 +294,12 @@ export function observedEffect(o: ActionOutcome): ObservedEffect | undefined {
   if (added) parts.push(`${added} element(s) added`);
   if (removed) parts.push(`${removed} removed`);
   if (updated) parts.push(`${updated} changed`);
+  if (!added && !removed && !updated && !navigated && dom) parts.push(`${dom} DOM mutation(s) the snapshot does not show`);
+  if (!added && !removed && !updated && page?.values) parts.push('a field\'s value changed');
   if (requests) parts.push(`${requests} request(s) sent`);
   const summary = changed
-    ? `the page changed: ${parts.join(', ') || 'the page layer saw a change outside the snapshot (focus, values)'}`
-    : `no change seen: the page's snapshot is the same after the ${o.action}${focusMoved ? ' (only the focus moved)' : ''}, no navigation${requests ? `, ${requests} request(s) sent` : ', no request'}`;
+    ? `the page changed: ${parts.join(', ') || 'the page layer saw a change'}`
+    : `no change seen: the page's snapshot is the same after the ${o.action}${focusMoved ? ' (only the focus moved)' : ''}, no navigation, no request`;
   return { changed, navigated, requests, added, removed, updated, summary };
 }
 
