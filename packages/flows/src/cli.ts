@@ -178,7 +178,7 @@ export async function main(argv: string[]): Promise<number> {
       else console.error(`No spec written: ${spec.body?.error?.message ?? spec.status}`);
     }
     const t = report?.totals;
-    const line = `Run ${id}: ${run.status}${t ? ` — ${t.passed + (t.flaky ?? 0)}/${t.cases} cases passed${t.flaky ? ` (${t.flaky} flaky)` : ''}, ${t.steps} steps, ${t.failedAssertions} failed assertion(s)` : ''}${report ? `, ${(report.durationMs / 1000).toFixed(1)} s` : ''}`;
+    const line = `Run ${id}: ${run.status}${t ? ` — ${t.passed + (t.flaky ?? 0)}/${t.cases} cases passed${t.flaky ? ` (${t.flaky} flaky)` : ''}, ${t.steps} steps, ${t.failedAssertions} failed assertion(s)${t.turns ? `, ${t.turns} model turns, ${t.inputTokens} input + ${t.outputTokens} output tokens` : ''}` : ''}${report ? `, ${(report.durationMs / 1000).toFixed(1)} s` : ''}`;
     console.log(run.status === 'passed' ? green(line) : red(line));
     if (run.error) console.log(red(`${run.error.code}: ${run.error.message}`));
     if (run.status === 'passed') return 0;
