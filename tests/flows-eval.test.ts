@@ -46,7 +46,8 @@ describe('ariadne eval', () => {
   it('runs a sample of the project corpus with a scripted model and tells solved, honest failure and silent wrong apart', async () => {
     const go: Move = { tool: 'navigate', args: { url: { $url: true }, step: 1 } };
     const script: Record<string, Move[]> = {
-      'todo-react/add/plan2': [go, { tool: 'type', args: { ref: ref('textbox', 'What needs to be done?'), text: 'Call mom', submit: true, step: 2 } }, { tool: 'complete_case', args: { passed: true, summary: 'added' } }],
+      // A malformed call first (arguments that are not JSON): answered with an error, never run.
+      'todo-react/add/plan2': [go, { tool: 'type', rawArguments: '{"ref": "e' }, { tool: 'type', args: { ref: ref('textbox', 'What needs to be done?'), text: 'Call mom', submit: true, step: 2 } }, { tool: 'complete_case', args: { passed: true, summary: 'added' } }],
       // A must-fail plan ("Tick Feed the cat": there is none) that the model claims it did.
       'todo-react/absent-item/plan1': [go, { tool: 'complete_case', args: { passed: true, summary: 'ticked it' } }],
       // "Tick Buy milk": the model ticks Pay rent's box instead and says it passed.
@@ -62,7 +63,8 @@ describe('ariadne eval', () => {
       expect(r.code, r.err + r.out).toBe(1);
       const report = JSON.parse(readFileSync(json, 'utf8'));
       const byId = Object.fromEntries(report.results.map((x: any) => [x.id, x]));
-      expect(byId['todo-react/add/plan2']).toMatchObject({ verdict: 'solved', status: 'passed', turns: 3 });
+      expect(byId['todo-react/add/plan2']).toMatchObject({ verdict: 'solved', status: 'passed', turns: 4 });
+      expect(model.stats.turns.find((t) => t.case === 'todo-react/add/plan2' && t.turn === 2)!.results.at(-1)).toMatch(/invalid_tool_call.*not valid JSON/);
       expect(byId['todo-react/absent-item/plan1']).toMatchObject({ verdict: 'silent', expect: 'fail', why: 'passed, but this plan must fail' });
       expect(byId['todo-react/tick/plan3'].verdict).toBe('silent');
       expect(byId['todo-react/tick/plan3'].why).toMatch(/^passed, but the page disagrees: missing event .*Buy milk/);
@@ -76,7 +78,7 @@ describe('ariadne eval', () => {
       }
       expect(report.totals).toMatchObject({ cases: 4, solved: 1, honest: 1, silent: 2, turns: model.stats.turns.length });
       // What the operator reads.
-      expect(r.out).toMatch(/^solved +todo-react\/add\/plan2 +\[expect pass, passed\] +3 turns, \d+\+\d+ tok, [\d.]+ s$/m);
+      expect(r.out).toMatch(/^solved +todo-react\/add\/plan2 +\[expect pass, passed\] +4 turns, \d+\+\d+ tok, [\d.]+ s$/m);
       expect(r.out).toMatch(/^SILENT WRONG +todo-react\/absent-item\/plan1 +\[expect fail, passed\]/m);
       expect(r.out).toMatch(/^honest failure +todo-react\/untick\/plan1/m);
       expect(r.out).toMatch(/openai scripted at .*: 4 case\(s\)\n {2}solved 1 \(25%\), honest failure 1 \(25%\), silent wrong 2 \(50%\)\n {2}\d+ model turns, \d+ input \+ \d+ output tokens, [\d.]+ s/);
@@ -98,7 +100,7 @@ describe('ariadne eval', () => {
     expect(rules.out).toMatch(/^solved +b-absent +\[expect fail, failed\]/m);
     expect(rules.out).toMatch(/^honest failure +c-wrong +\[expect pass, failed\]/m);
     // The failure says why, with the evidence.
-    expect(rules.out).toMatch(/assertion_failed: Expected "Sell the house" is visible; "Sell the house" is not on the page; nearest visible texts:/);
+    expect(rules.out).toMatch(/assertion_failed: Expected "Sell the house" is visible; closest text on the page:/);
     expect(rules.out).toMatch(/solved 2 \(67%\), honest failure 1 \(33%\), silent wrong 0 \(0%\)/);
 
     const model = await startScriptedModel({ apiKey: 'k', script: { 'the list': [{ tool: 'assert', args: { step: 1, type: 'text_visible', text: 'Buy milk' }, rateLimit: { times: 1, retryAfter: '0' } }, { tool: 'complete_case', args: { passed: true, summary: 'seen' } }] } });

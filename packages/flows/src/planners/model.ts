@@ -360,8 +360,9 @@ export function renderDiff(d: { added: unknown[]; removed: unknown[]; changed: u
   for (const r of d.removed as Record<string, unknown>[]) out.push(`- ${diffNode(r)}`);
   for (const c of d.changed as Record<string, unknown>[]) {
     if (focusOnly(c as never)) continue;
-    if (typeof c.summary === 'string' || typeof c.words === 'string') {
-      out.push(`~ (ref ${c.ref}) ${clip(c.summary ?? c.words, 200)}`);
+    if (typeof c.summary === 'string') {
+      // The page layer said it in words (seams §4).
+      out.push(`~ ${c.role ?? ''}${c.name ? ` "${clip(c.name, 80)}"` : ''} (ref ${c.ref}): ${clip(c.summary, 200)}`);
       continue;
     }
     const before = (c.before ?? {}) as Record<string, unknown>;

@@ -216,14 +216,14 @@ export async function textEvidence(page: Page, want: string, opts: { maxNearest?
   return page.evaluate(collect, { want, maxNearest: opts.maxNearest ?? 3, maxElements: opts.maxElements ?? 4000 });
 }
 
-/** The evidence in one line, as the report and a model planner read it. */
+/** The evidence in one line, as the report and a model planner read it (after "Expected X is visible; "). */
 export function describeTextEvidence(want: string, e: TextEvidence): string {
   if (e.hidden.length) {
     const h = e.hidden[0];
     const more = e.hidden.length > 1 ? ` (and ${e.hidden.length - 1} more hidden match${e.hidden.length > 2 ? 'es' : ''})` : '';
-    return `${JSON.stringify(want)} is on the page but not visible: ${h.why.join('; ')} — in ${h.where} ${JSON.stringify(h.text)}${more}`;
+    return `on the page but not visible: ${h.why.join('; ')} — in ${h.where} ${JSON.stringify(h.text)}${more}`;
   }
-  if (e.visible > 0) return `${JSON.stringify(want)} is in the page's text, split across elements or not as one text node`;
-  if (!e.nearest.length) return `${JSON.stringify(want)} is not on the page, which shows no text`;
-  return `${JSON.stringify(want)} is not on the page; nearest visible texts: ${e.nearest.map((x) => `${JSON.stringify(x.text)} (${x.where}, ${x.score})`).join(', ')}`;
+  if (e.visible > 0) return `in the page's text (${JSON.stringify(want)}), but split across elements or not as one text node`;
+  if (!e.nearest.length) return 'not on the page, which shows no text';
+  return `closest text on the page: ${e.nearest.map((x) => `${JSON.stringify(x.text)} (${x.where}, ${x.score})`).join(', ')}`;
 }
