@@ -153,7 +153,7 @@ describe('selector targets', () => {
     const res = await svc.api.action(id, { action: 'click', selector: '.card:has-text("Beta") >> role=button' });
     expect(res.status).toBe(200);
     expect(res.body.target.resolvedBy).toBe('selector');
-    expect(res.body.target.ref).toMatch(/^e\d+$/);
+    expect(res.body.target.ref).toMatch(/^(?:f\d+)?e\d+$/);
     expect(res.body.target.locator).toBe('page.locator(".card:has-text(\\"Beta\\") >> role=button")');
     expect(res.body.target).toMatchObject({ role: 'button', name: 'Open' });
     // The ref is the one the snapshot shows for that button, and acting on it works.
@@ -170,7 +170,7 @@ describe('selector targets', () => {
     expect(res.body.error.details.matches).toBe(2);
     const c = res.body.error.details.candidates;
     expect(c).toHaveLength(2);
-    for (const x of c) expect(x).toMatchObject({ ref: expect.stringMatching(/^e\d+$/), role: 'button', name: 'Open' });
+    for (const x of c) expect(x).toMatchObject({ ref: expect.stringMatching(/^(?:f\d+)?e\d+$/), role: 'button', name: 'Open' });
     expect(c[0].ref).not.toBe(c[1].ref);
     // A candidate's ref acts on that very element.
     const pick = await svc.api.action(id, { action: 'click', ref: c[1].ref });

@@ -4905,7 +4905,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "click_intercepted" | "no_effect" | "check_failed" | "select_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "click_intercepted" | "no_effect" | "check_failed" | "select_failed" | "evaluate_disabled" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -4962,7 +4962,15 @@ export interface operations {
                         diff?: {
                             /** @description Snapshot id the diff is against. */
                             since: string | null;
-                            added: unknown[];
+                            added: {
+                                ref: string;
+                                role: string;
+                                /** @description The name a person reads (accessible or inferred). */
+                                name?: string;
+                                /** @description Its text, bounded (120 chars). */
+                                text?: string;
+                                parentRef?: string;
+                            }[];
                             removed: {
                                 ref: string;
                                 role: string;
@@ -4970,6 +4978,10 @@ export interface operations {
                             }[];
                             changed: {
                                 ref: string;
+                                role?: string;
+                                name?: string;
+                                /** @description What changed, in words: text "A" → "B"; checked false → true. */
+                                summary: string;
                                 before: unknown;
                                 after: unknown;
                             }[];
@@ -5065,7 +5077,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    action: "navigate" | "back" | "forward" | "reload" | "click" | "hover" | "type" | "fill" | "clear" | "press" | "select" | "check" | "uncheck" | "upload" | "drag" | "scroll" | "wait_for" | "handle_dialog" | "screenshot";
+                    action: "navigate" | "back" | "forward" | "reload" | "click" | "hover" | "type" | "fill" | "clear" | "press" | "select" | "check" | "uncheck" | "upload" | "drag" | "scroll" | "wait_for" | "handle_dialog" | "screenshot" | "evaluate";
                     /** @description Target ref from the latest snapshot. */
                     ref?: string;
                     /** @description Target by Playwright selector (css=, xpath=, text=, role=, `>>` chains, :has(); testid:x shorthands). It must match exactly one element, else ambiguous_target with the candidates and their refs. */
@@ -5077,7 +5089,11 @@ export interface operations {
                     text?: string;
                     key?: string;
                     targetRef?: string;
+                    /** @description drag: the drop target by selector (exactly one match). */
+                    targetSelector?: string;
                     targetDescription?: string;
+                    /** @description evaluate: a JavaScript function, `() => …` on the page or `(element) => …` with a target; its result comes back serialized and bounded. Off when ALLOW_EVALUATE=0. */
+                    function?: string;
                     button?: "left" | "right" | "middle";
                     modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
                     double?: boolean;
@@ -5182,7 +5198,15 @@ export interface operations {
                             diff?: {
                                 /** @description Snapshot id the diff is against. */
                                 since: string | null;
-                                added: unknown[];
+                                added: {
+                                    ref: string;
+                                    role: string;
+                                    /** @description The name a person reads (accessible or inferred). */
+                                    name?: string;
+                                    /** @description Its text, bounded (120 chars). */
+                                    text?: string;
+                                    parentRef?: string;
+                                }[];
                                 removed: {
                                     ref: string;
                                     role: string;
@@ -5190,6 +5214,10 @@ export interface operations {
                                 }[];
                                 changed: {
                                     ref: string;
+                                    role?: string;
+                                    name?: string;
+                                    /** @description What changed, in words: text "A" → "B"; checked false → true. */
+                                    summary: string;
                                     before: unknown;
                                     after: unknown;
                                 }[];

@@ -16,7 +16,7 @@ function actionKind(action: string): TargetAction {
 }
 import { checkNavigationUrl, guardNavigation, runNavigation } from './navigation.js';
 import { snapshotView, type SnapshotView } from './snapshot/view.js';
-import { toAppError } from './errors.js';
+import { toAppError, withoutPlaywrightNames } from './errors.js';
 import { watchRequests, type SettleReport } from './settle.js';
 import { EffectWatch, type Effect } from './effect/effect.js';
 import { resolveSelector } from './targeting/selector.js';
@@ -33,6 +33,8 @@ export interface ActionContext {
   allowedSchemes: string[];
   /** Tab ids of the role, to report tabs the action opened. */
   listPageIds: () => string[];
+  /** Whether the evaluate action may run a caller's function in the page (ALLOW_EVALUATE). */
+  allowEvaluate?: boolean;
   /** Told when each phase of the action ends (resolve, action, settle, snapshot, title): for timing. */
   lap?: (phase: string) => void;
 }
@@ -78,8 +80,9 @@ function checkRequired(body: ActionBody, hasTarget = false): void {
     case 'type': need(body.text, 'text', body.action, true); break;
     case 'press': need(body.key, 'key', body.action); break;
     case 'upload': need(body.files, 'files', body.action); break;
+    case 'evaluate': need(body.function, 'function', body.action); break;
     case 'drag':
-      if (!body.targetRef && !body.targetDescription) {
+      if (!body.targetRef && !body.targetDescription && !body.targetSelector) {
         throw new AppError('invalid_request', 'drag needs "targetRef" (or "targetDescription" as a fallback).', { field: 'targetRef', action: body.action });
       }
       break;
@@ -380,7 +383,7 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { files: files.map((f) => f.name) };
     }
     case 'drag': {
-      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef', 'any', lookupBudgetMs(ctx, body.timeoutMs));
+      const dest = await resolveTarget(state, body.targetRef, body.targetDescription, ctx, 'targetRef', 'any', lookupBudgetMs(ctx, body.timeoutMs), body.targetSelector);
       await loc.dragTo(dest.locator, { timeout });
       return { targetRef: dest.ref };
     }
@@ -397,6 +400,9 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       else await d.accept(body.promptText);
       return { handled: info, accepted: body.accept !== false };
     }
+    case 'evaluate':
+      if (!ctx.allowEvaluate) throw new AppError('evaluate_disabled', 'The evaluate action is turned off on this service (ALLOW_EVALUATE=0).', { field: 'function' });
+      return evaluateFunction(page, loc, need(body.function, 'function', 'evaluate'), timeout);
     case 'screenshot': {
       const type = body.format ?? 'png';
       const buf = loc ? await loc.screenshot({ type, timeout }) : await page.screenshot({ type, timeout });
@@ -440,6 +446,73 @@ async function submitWithEnter(state: PageState, loc: Locator, text: string, tak
     value: held.length > 200 ? `${held.slice(0, 200)}…` : held,
     hint: 'This field does not submit on Enter: click the form\'s submit button instead (take a snapshot to find it).',
   });
+}
+
+/** The longest serialized evaluate result an answer carries. */
+export const EVALUATE_MAX_CHARS = 20_000;
+
+/**
+ * A caller's function, run in the page (Playwright MCP's browser_evaluate): `() => …`, or
+ * `(element) => …` with a target. The source is evaluated as an expression over CDP (no
+ * eval in the page, so a strict CSP does not refuse it), then called; its result is
+ * serialized in the page with cycles, DOM nodes, functions and huge values made safe, and
+ * cut to EVALUATE_MAX_CHARS with a marker.
+ */
+async function evaluateFunction(page: Page, loc: Locator | undefined, source: string, timeout: number): Promise<unknown> {
+  const src = source.trim();
+  let fn;
+  try {
+    fn = await page.evaluateHandle(`(${src})`);
+  } catch (err) {
+    throw new AppError('invalid_request', `function does not parse: ${withoutPlaywrightNames(((err as Error).message ?? '').split('\n')[0])}`, { field: 'function' });
+  }
+  try {
+    const isFn = await fn.evaluate((f) => typeof f === 'function');
+    if (!isFn) throw new AppError('invalid_request', 'function must be a function: () => { … } or (element) => { … }.', { field: 'function' });
+    const el = loc ? await loc.elementHandle({ timeout }) : null;
+    try {
+      const run = fn.evaluate(
+        async (f, [target, max]) => {
+          const value = await (f as (e?: unknown) => unknown)(target ?? undefined);
+          const seen = new WeakSet<object>();
+          let text: string | undefined;
+          try {
+            text = JSON.stringify(value, (_k, v) => {
+              if (typeof v === 'bigint') return `${v}n`;
+              if (typeof v === 'function') return `[function ${v.name || 'anonymous'}]`;
+              if (typeof v === 'symbol') return String(v);
+              if (v instanceof Node) return v instanceof Element ? `<${v.tagName.toLowerCase()}${v.id ? `#${v.id}` : ''}>` : `[${v.nodeName}]`;
+              if (v && typeof v === 'object') {
+                if (seen.has(v)) return '[circular]';
+                seen.add(v);
+              }
+              return v;
+            });
+          } catch (e) {
+            text = JSON.stringify(`[unserializable: ${(e as Error).message}]`);
+          }
+          if (text === undefined) return { type: typeof value, json: null as string | null, length: 0 };
+          return { type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value, json: text.length > max ? text.slice(0, max) : text, length: text.length };
+        },
+        [el, EVALUATE_MAX_CHARS] as const,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const r = await Promise.race([
+        run,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new AppError('timeout', `The function did not finish within ${timeout} ms.`)), timeout);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      const truncated = r.length > EVALUATE_MAX_CHARS;
+      let value: unknown = r.json;
+      if (r.json !== null && !truncated) value = JSON.parse(r.json);
+      return { type: r.type, value, ...(truncated ? { truncated: true, chars: r.length } : {}) };
+    } finally {
+      await el?.dispose().catch(() => {});
+    }
+  } finally {
+    await fn.dispose().catch(() => {});
+  }
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

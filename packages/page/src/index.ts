@@ -30,3 +30,5 @@ export * from './capture.js';
 export * from './quiet.js';
 export * from './frame-watch.js';
 export { directSnapshotJSON, directSnapshotStats } from './snapshot/direct.js';
+export * from './effect/effect.js';
+export * from './targeting/selector.js';

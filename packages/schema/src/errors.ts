@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   no_effect: 422,
   check_failed: 422,
   select_failed: 422,
+  evaluate_disabled: 403,
   session_crashed: 410,
   session_expired: 410,
   session_closed: 410,

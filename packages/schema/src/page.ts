@@ -22,10 +22,25 @@ export type SnapshotQuery = Static<typeof SnapshotQuery>;
 
 export const SnapshotDiff = Type.Object({
   since: Type.Union([Type.String(), Type.Null()], { description: 'Snapshot id the diff is against.' }),
-  added: Type.Array(Type.Any()),
+  added: Type.Array(
+    Type.Object({
+      ref: Type.String(),
+      role: Type.String(),
+      name: Type.Optional(Type.String({ description: 'The name a person reads (accessible or inferred).' })),
+      text: Type.Optional(Type.String({ description: 'Its text, bounded (120 chars).' })),
+      parentRef: Type.Optional(Type.String()),
+    }),
+  ),
   removed: Type.Array(Type.Object({ ref: Type.String(), role: Type.String(), name: Type.Optional(Type.String()) })),
   changed: Type.Array(
-    Type.Object({ ref: Type.String(), before: Type.Any(), after: Type.Any() }),
+    Type.Object({
+      ref: Type.String(),
+      role: Type.Optional(Type.String()),
+      name: Type.Optional(Type.String()),
+      summary: Type.String({ description: 'What changed, in words: text "A" → "B"; checked false → true.' }),
+      before: Type.Any(),
+      after: Type.Any(),
+    }),
   ),
   unchanged: Type.Integer({ description: 'Count of ref nodes that did not change.' }),
 });
@@ -73,7 +88,7 @@ export type SnapshotResponse = Static<typeof SnapshotResponse>;
 export const ACTIONS = [
   'navigate', 'back', 'forward', 'reload',
   'click', 'hover', 'type', 'fill', 'clear', 'press', 'select', 'check', 'uncheck',
-  'upload', 'drag', 'scroll', 'wait_for', 'handle_dialog', 'screenshot',
+  'upload', 'drag', 'scroll', 'wait_for', 'handle_dialog', 'screenshot', 'evaluate',
 ] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
@@ -107,7 +122,14 @@ export const ActionBody = Type.Object(
     text: Type.Optional(Type.String({ maxLength: 100_000 })),
     key: Type.Optional(Type.String({ maxLength: 100 })),
     targetRef: Type.Optional(Type.String({ maxLength: 32 })),
+    targetSelector: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'drag: the drop target by selector (exactly one match).' })),
     targetDescription: Type.Optional(Type.String({ maxLength: 500 })),
+    function: Type.Optional(
+      Type.String({
+        maxLength: 100_000,
+        description: 'evaluate: a JavaScript function, `() => …` on the page or `(element) => …` with a target; its result comes back serialized and bounded. Off when ALLOW_EVALUATE=0.',
+      }),
+    ),
     button: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right'), Type.Literal('middle')])),
     modifiers: Type.Optional(Type.Array(Modifier, { maxItems: 5 })),
     double: Type.Optional(Type.Boolean()),
