@@ -29,4 +29,5 @@ export * from './targeting/locate.js';
 export * from './capture.js';
 export * from './quiet.js';
 export * from './frame-watch.js';
-export { directSnapshotJSON, directSnapshotStats } from './snapshot/direct.js';
+export { directSnapshotJSON, directSnapshotStats, surfacePublicTree, surfaceStats, type SnapshotPassOptions } from './snapshot/direct.js';
+export { applySurface } from './surface/apply.js';
