@@ -31,3 +31,5 @@ export * from './quiet.js';
 export * from './frame-watch.js';
 export { directSnapshotJSON, directSnapshotStats, surfacePublicTree, surfaceStats, type SnapshotPassOptions } from './snapshot/direct.js';
 export { applySurface } from './surface/apply.js';
+export { SURFACE_SOURCE } from './bridge/surface.generated.js';
+export { utilityInjected } from './snapshot/direct.js';

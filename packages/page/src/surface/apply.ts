@@ -40,56 +40,62 @@ function setChildren(n: AriaElement, kids: AriaNode[]): void {
   else delete n.children;
 }
 
-function withEdit(n: AriaElement, e: NodeEdit): AriaElement {
-  // Rebuilt so the new keys sit before ref (and cursor after it), as the renderers print them.
-  const out: AriaElement = { role: n.role };
-  for (const [k, v] of Object.entries(n)) {
+/** Adds the edit's keys to the node in place, before its ref (cursor after it), as the renderers print them. */
+function addEdit(n: AriaElement, e: NodeEdit): void {
+  const entries = Object.entries(n);
+  for (const [k] of entries) delete n[k];
+  for (const [k, v] of entries) {
     if (k === 'ref') {
-      if (e.inferredName && !n.name) { out.inferredName = e.inferredName; out.inferredFrom = e.inferredFrom; }
-      if (e.kind) out.kind = e.kind;
-      if (e.value !== undefined) out.value = e.value;
+      if (e.inferredName && !n.name) { n.inferredName = e.inferredName; n.inferredFrom = e.inferredFrom; }
+      if (e.kind) n.kind = e.kind;
+      if (e.value !== undefined) n.value = e.value;
     }
-    out[k] = v;
+    n[k] = v;
+  }
+}
+
+/** Nodes with a ref, by ref (one walk, no copies). */
+function byRef(nodes: AriaNode[], out: Map<string, AriaElement>): Map<string, AriaElement> {
+  for (const n of nodes) {
+    if (!isElement(n)) continue;
+    if (n.ref) out.set(n.ref, n);
+    if (n.children) byRef(n.children, out);
   }
   return out;
 }
 
-/** The tree with the pass's edits (a new tree where anything changed; the input is not mutated). */
+function rebuilt(old: AriaNode[], edit: ChildrenEdit, root: boolean): AriaNode[] {
+  return edit.children.flatMap((x): AriaNode[] => {
+    if (typeof x === 'number') return old[x] === undefined ? [] : [old[x]];
+    if (typeof x === 'string') return [root ? { role: 'text', text: x } : x];
+    return [newNode(x)];
+  });
+}
+
+/**
+ * Applies the pass's edits to a tree fresh from the page, in place (a snapshot tree is built for
+ * this call and shared with no one yet); returns the roots (a new array when they changed).
+ * Nodes are found by ref in one walk: a large page with a few edits costs one traversal.
+ */
 export function applySurface(tree: AriaNode[], result: SurfaceResult | null | undefined): AriaNode[] {
   if (!result || (!result.children.length && !Object.keys(result.edits).length)) return tree;
-  const byParent = new Map<string | null, ChildrenEdit>();
-  for (const c of result.children) byParent.set(c.parent, c);
-  const visit = (nodes: AriaNode[], edit: ChildrenEdit | undefined, root: boolean): AriaNode[] => {
-    const list: AriaNode[] = edit
-      ? edit.children.flatMap((x): AriaNode[] => {
-        if (typeof x === 'number') return nodes[x] === undefined ? [] : [nodes[x]];
-        if (typeof x === 'string') return [root ? { role: 'text', text: x } : x];
-        return [newNode(x)];
-      })
-      : nodes;
-    return list.map((n) => {
-      if (!isElement(n)) return n;
-      let out = n;
-      const e = n.ref ? result.edits[n.ref] : undefined;
-      if (e) out = withEdit(out, e);
-      const ce = n.ref ? byParent.get(n.ref) : undefined;
-      const kids = childrenOf(n);
-      if (ce || kids.some(isElement)) {
-        const next = visit(kids, ce, false);
-        if (ce || next.some((k, i) => k !== kids[i])) {
-          if (out === n) out = { ...n };
-          setChildren(out, next);
-        }
-      }
-      return out;
-    });
-  };
-  // The roots are Playwright's top-level nodes; a root-level text is `{ role: 'text', text }`.
-  const rootEdit = byParent.get(null);
-  if (rootEdit) {
-    const unwrapped: AriaNode[] = tree.map((n) => (isElement(n) && n.role === 'text' && typeof n.text === 'string' && !n.ref && Object.keys(n).length === 2 ? n.text : n));
-    const mapped = visit(unwrapped, rootEdit, true);
-    return mapped.map((n) => (typeof n === 'string' ? { role: 'text', text: n } : n));
+  const index = byRef(tree, new Map());
+  let roots = tree;
+  // Children first (by index into the lists as the page had them), then attributes.
+  for (const c of result.children) {
+    if (c.parent === null) {
+      // Root-level texts are `{ role: 'text', text }` in Playwright's JSON.
+      const old: AriaNode[] = roots.map((n) => (isElement(n) && n.role === 'text' && typeof n.text === 'string' && !n.ref && Object.keys(n).length === 2 ? n.text : n));
+      roots = rebuilt(old, c, true);
+      continue;
+    }
+    const n = index.get(c.parent);
+    if (!n) continue;
+    setChildren(n, rebuilt(childrenOf(n), c, false));
   }
-  return visit(tree, undefined, true);
+  for (const [ref, e] of Object.entries(result.edits)) {
+    const n = index.get(ref);
+    if (n) addEdit(n, e);
+  }
+  return roots;
 }
