@@ -49,6 +49,9 @@ const LAB = [
   '- Verify the URL contains lab.html',
   '#Case 2: A button that does nothing',
   '- Click "Does nothing"',
+  '#Case 3: Icons and kinds',
+  '- Click the trash icon of Draft 3',
+  '- Verify "draft deleted" is visible',
 ].join('\n');
 
 const ref = (role: string, name?: string) => ({ $ref: [role, name] });
@@ -81,6 +84,13 @@ const LAB_SCRIPT: Record<string, Move[]> = {
     { tool: 'click', args: { ref: ref('button', 'Does nothing'), step: 1 } },
     { tool: 'complete_case', args: { passed: true, summary: 'clicked' } },
   ],
+  // An icon with no accessible name: the snapshot shows the name a person would read.
+  'Icons and kinds': [
+    { tool: 'snapshot', args: {} },
+    { tool: 'click', args: { ref: ref('generic', 'trash'), step: 1 } },
+    { tool: 'assert', args: { step: 2, type: 'text_visible', text: 'draft deleted' } },
+    { tool: 'complete_case', args: { passed: true, summary: 'deleted' } },
+  ],
 };
 
 describe('the model planner\'s tools', () => {
@@ -91,7 +101,7 @@ describe('the model planner\'s tools', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(202);
       const run = await finished(res.body.id);
       expect(model.stats.invalid).toEqual([]);
-      const [c1, c2] = run.report.cases;
+      const [c1, c2, c3] = run.report.cases;
       expect(c1.status, JSON.stringify(c1.steps.map((s: any) => [s.action, s.ref, s.status, s.error?.message]))).toBe('passed');
       expect(c1.steps.filter((s: any) => s.action !== 'assert').map((s: any) => s.action)).toEqual(['navigate', 'hover', 'click', 'check', 'select', 'drag', 'upload', 'press', 'scroll', 'click', 'back']);
 
@@ -115,12 +125,17 @@ describe('the model planner\'s tools', () => {
       const noop = model.stats.turns.filter((t) => t.case === 'does nothing')[2].results.at(-1)!;
       expect(noop).toMatch(/^ok: click \w+ done; no change seen: the page's snapshot is the same after the click( \(only the focus moved\))?, no navigation, no request/);
       expect(c2.steps[0].effect).toMatch(/^no change seen/);
+      // The model's snapshot is the page layer's full render: inferred names and field kinds included.
+      const shown = model.stats.turns.filter((t) => t.case === 'Icons and kinds')[1].results.at(-1)!;
+      expect(shown).toMatch(/generic "trash" \[inferred=class\] \[ref=\w+\]/);
+      expect(shown).toMatch(/textbox "Due" \[type=date\]/);
+      expect(c3.status, JSON.stringify(c3.steps.map((s: any) => [s.action, s.ref, s.status, s.error?.message]))).toBe('passed');
       // Tokens: per case, and summed in the run's totals from the provider's usage fields.
       const sum = (k: 'inputTokens' | 'outputTokens') => model.stats.turns.reduce((n, t) => n + t[k], 0);
       expect(run.report.totals.inputTokens).toBe(sum('inputTokens'));
       expect(run.report.totals.outputTokens).toBe(sum('outputTokens'));
       expect(run.report.totals.turns).toBe(model.stats.turns.length);
-      expect(c1.usage.inputTokens + c2.usage.inputTokens).toBe(sum('inputTokens'));
+      expect(c1.usage.inputTokens + c2.usage.inputTokens + c3.usage.inputTokens).toBe(sum('inputTokens'));
     } finally {
       await model.close();
     }
