@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { AnthropicPlanner, OpenAIPlanner, registerModelPlanner } from '@ariadne/flows';
+import { OpenAIPlanner, registerModelPlanner } from '@ariadne/flows';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { startScriptedModel, type Move } from './helpers/scripted-model.js';
@@ -171,7 +171,6 @@ describe('model API faults end a case honestly or are waited out within bounds',
   });
 
   it('ends the case at the run\'s token cap and skips the cases left, saying why', async () => {
-    void AnthropicPlanner;
     const plan = '#Case 1: Big\n- Verify "Buy milk" is visible\n#Case 2: Never\n- Verify "Pay rent" is visible';
     const big = { usage: { input: 900, output: 200 } };
     const { run: r } = await run('openai', plan, { Big: [{ tool: 'snapshot', args: {}, ...big }, { tool: 'assert', args: { step: 1, type: 'text_visible', text: 'Buy milk' }, ...big }], Never: look() }, { maxTokensPerRun: 1000 });

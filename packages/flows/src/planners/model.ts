@@ -429,7 +429,8 @@ export abstract class ModelPlanner implements Planner {
         const e = err as { status?: unknown; headers?: unknown; name?: string };
         const status = typeof e?.status === 'number' ? e.status : undefined;
         const timeout = connectionError(err) !== null;
-        const retryable = status === 429 || status === 408 || (status !== undefined && status >= 500) || timeout;
+        // A base URL the egress policy denies is not tried again: it stays denied.
+        const retryable = !egressDenial(err) && (status === 429 || status === 408 || (status !== undefined && status >= 500) || timeout);
         if (!retryable || attempt >= this.retry.maxRetries) throw modelRequestError(err, attempt + 1);
         const asked = retryAfterMs(e.headers);
         if (asked !== null && asked > this.retry.maxWaitMs) {
