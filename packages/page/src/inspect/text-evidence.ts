@@ -11,8 +11,9 @@ import type { Page } from 'playwright-core';
 // (the list's "Buy milk") were dropped, however much more like the missing text they
 // were. Now the measure is:
 //   lexical  — words weighted by how rare they are among the page's own texts (a word
-//              most texts have weighs little, in any language), and character trigrams
-//              (typos, plurals), whichever is higher;
+//              most texts have weighs little, in any language; function words such as
+//              "the" a tenth, since on a small page even "the" is rare), and character
+//              trigrams of the content words (typos, plurals), whichever is higher;
 //   shape    — a text of about the same length, in a repeated item (list entry, row,
 //              option, one of several siblings alike) rather than page chrome (footer,
 //              navigation, banner): where a missing entry would have been.
