@@ -22,7 +22,8 @@ Options:
                         LM Studio take any non-empty key)
   --base-url URL        model API base URL (OpenAI-compatible: Ollama, vLLM, LM Studio)
   --url URL             base for plans whose front matter url is a path
-  --page NAME           corpus only: only this page's episodes (repeat for more)
+  --page NAME           corpus only: this page's episodes, or one episode id such as
+                        todo-react/add/plan2 (repeat for more)
   --limit N             run only the first N cases
   --max-tokens N        token cap per run (one run per case): the case ends honestly at it
   --case-timeout S      seconds a case may take
