@@ -77,6 +77,8 @@ describe('MCP over Streamable HTTP', () => {
       let r = await c.call('browser_navigate', { url: `${fx.url}/products.html` });
       expect(r.isError, r.text).toBe(false);
       expect(r.text).toMatch(/navigate ok/);
+      r = await c.call('browser_evaluate', { function: '() => document.querySelectorAll("button").length > 0' });
+      expect(r.text).toMatch(/Result \(boolean\):\ntrue/);
       r = await c.call('browser_snapshot', {});
       expect(r.text).toMatch(/button "Add to Cart" \[e\d+\]/);
       const button = refIn(r.text, /button "Add to Cart"/);

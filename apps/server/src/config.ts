@@ -93,6 +93,7 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'INBOX_MAX_MESSAGES', default: '50', description: 'Messages one inbox accepts; beyond it, mail is refused (552).' },
   { name: 'INBOX_MAX_MESSAGE_BYTES', default: '1048576', description: 'Largest message the SMTP listener accepts (552 beyond it).' },
   { name: 'MCP_ALLOWED_HOSTS', default: '(loopback, HOST, NODE_URL host)', description: 'Comma list of host names the /mcp endpoint accepts in Host and Origin (DNS-rebinding defence); * accepts any.' },
+  { name: 'ALLOW_EVALUATE', default: '1', description: '1: the evaluate action (POST …/actions, MCP browser_evaluate) runs a caller\'s JavaScript function in the page; 0: it is refused (403 evaluate_disabled).' },
   { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
   { name: 'SECRETS_KEY', default: '(none)', description: 'Key that encrypts suite secrets and webhook secrets at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: suites cannot store secrets or triggers.' },
   { name: 'HOOK_REPLAY_WINDOW_SECONDS', default: '259200', description: 'A GitHub deployment_status delivery whose signed updated_at (else created_at) is older than this is refused (401 signature_expired): a seen delivery cannot be replayed once its dedupe record is gone. Default 3 days, GitHub\'s redelivery horizon; at most 6 days (deliveries are remembered 7).' },
@@ -126,7 +127,7 @@ export interface Config {
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number; maxBufferedBytes: number; slowConsumerMs: number; eventsPerSecond: number };
   /** Request timeouts and public endpoints (see docs/security.md). */
-  security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean };
+  security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean; allowEvaluate: boolean };
   mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
   limits: { operationTimeoutMs: number; contextCloseTimeoutMs: number; downloads: boolean; downloadMaxBytes: number; maxTabsPerRole: number };
   cluster: { nodeUrl: string; leaseTtlMs: number; heartbeatMs: number; reapIntervalMs: number; jobLockMs: number; queueMax: number; queueTimeoutSeconds: number; workerMode: 'inline' | 'off' };
@@ -361,7 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
     const headersTimeoutMs = int('HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000);
     if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) cannot exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
-    return { requestTimeoutMs, headersTimeoutMs, metricsPublic: int('METRICS_PUBLIC', 0, 0, 1) === 1 };
+    return { requestTimeoutMs, headersTimeoutMs, metricsPublic: int('METRICS_PUBLIC', 0, 0, 1) === 1, allowEvaluate: int('ALLOW_EVALUATE', 1, 0, 1) === 1 };
   };
   const downloads = str('DOWNLOADS', 'on').toLowerCase();
   if (downloads !== 'on' && downloads !== 'off') problems.push(`DOWNLOADS=${downloads} must be on or off`);

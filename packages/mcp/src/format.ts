@@ -42,20 +42,44 @@ function facts(o: Record<string, unknown> | undefined): string {
 }
 
 interface Diff {
-  added: { ref: string; role: string; name?: string; parentRef?: string }[];
+  added: { ref: string; role: string; name?: string; text?: string; parentRef?: string }[];
   removed: { ref: string; role: string; name?: string }[];
-  changed: { ref: string; before: Record<string, unknown>; after: Record<string, unknown> }[];
+  changed: { ref: string; role?: string; name?: string; summary?: string; before: Record<string, unknown>; after: Record<string, unknown> }[];
   unchanged: number;
 }
 
+/** A diff in words: added nodes with their text, changes as "text "A" → "B"" (the service's summary). */
 export function renderDiff(d: Diff): string[] {
   const lines: string[] = [];
-  for (const a of d.added) lines.push(`+ ${a.role}${a.name ? ` ${q(a.name)}` : ''} [${a.ref}]${a.parentRef ? ` in ${a.parentRef}` : ''}`);
+  for (const a of d.added) lines.push(`+ ${a.role}${a.name ? ` ${q(a.name)}` : ''}${a.text ? `: ${q(a.text)}` : ''} [${a.ref}]${a.parentRef ? ` in ${a.parentRef}` : ''}`);
   for (const r of d.removed) lines.push(`- ${r.role}${r.name ? ` ${q(r.name)}` : ''} [${r.ref}]`);
-  for (const c of d.changed) lines.push(`~ [${c.ref}] ${facts(c.before)} → ${facts(c.after)}`);
+  for (const c of d.changed) lines.push(`~ ${c.role ? `${c.role}${c.name ? ` ${q(c.name)}` : ''} ` : ''}[${c.ref}]: ${c.summary ?? `${facts(c.before)} → ${facts(c.after)}`}`);
   const shown = lines.slice(0, MAX_DIFF_LINES);
   if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more changes (browser_snapshot for the page)`);
   return shown;
+}
+
+interface Effect {
+  changed: boolean;
+  navigated: boolean;
+  requests: number;
+  dom?: number;
+  focus?: boolean;
+  values?: boolean;
+  url?: string;
+}
+
+/** The action's effect in words: what reacted, or that nothing did. */
+export function effectInWords(e: Effect | undefined): string | null {
+  if (!e) return null;
+  if (!e.changed) return 'Effect: none — the page did not react (no DOM, URL, focus, value or network change). Check the target or try another way.';
+  const parts: string[] = [];
+  if (e.navigated) parts.push(`navigated${e.url ? ` to ${e.url}` : ''}`);
+  if (e.dom) parts.push(`${e.dom} DOM change${e.dom === 1 ? '' : 's'}`);
+  if (e.values) parts.push('a field value changed');
+  if (e.focus) parts.push('focus moved');
+  if (e.requests) parts.push(`${e.requests} request${e.requests === 1 ? '' : 's'}`);
+  return `Effect: ${parts.join(', ') || 'the page changed'}`;
 }
 
 /** One action's answer as a few lines: what was done, to what, what changed. */
@@ -66,6 +90,8 @@ export function renderAction(r: any): string {
   const settle = r.settle ? ` · settle ${r.settle.state} ${r.settle.waitedMs} ms` : '';
   lines.push(`${r.action} ok${by} · ${r.durationMs} ms${settle}${r.navigated ? ' · navigated' : ''}`);
   lines.push(`Page: ${r.pageId} ${q(r.title ?? '')} ${r.url}`);
+  const effect = effectInWords(r.effect);
+  if (effect) lines.push(effect);
   if (r.dialog) lines.push(`Dialog open: ${r.dialog.type} ${q(r.dialog.message ?? '')} — answer with browser_handle_dialog`);
   if (r.newPages?.length) lines.push(`New tabs: ${r.newPages.map((p: any) => `${p.id ?? p.pageId} ${p.url ?? ''}`).join(', ')}`);
   if (r.result !== undefined && r.action !== 'screenshot') lines.push(`Result: ${clip(JSON.stringify(r.result), 1000)}`);

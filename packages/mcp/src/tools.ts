@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AriadneCallError, jsonOf } from './backend.js';
 import type { BrowserState } from './browser-state.js';
-import { errorResult, renderAction, renderFacts, renderRun, renderSnapshot, textResult } from './format.js';
+import { effectInWords, errorResult, renderAction, renderFacts, renderRun, renderSnapshot, textResult } from './format.js';
 
 // The tools. Each one is a thin call of an existing Ariadne operation over its HTTP API:
 // Playwright MCP's names and argument shapes where both have the operation, Verdex's for
@@ -19,7 +19,11 @@ export interface ToolOptions {
   snapshotMaxTokens: number;
 }
 
-const target = z.string().max(64).optional().describe('Exact target element reference from the page snapshot (e.g. e12)');
+const target = z
+  .string()
+  .max(2000)
+  .optional()
+  .describe('Exact target element reference from the page snapshot (e.g. e12), or a unique element selector (Playwright syntax: css=…, text=…, role=…, xpath=…, `>>` chains, :has())');
 const element = z
   .string()
   .max(1000)
@@ -39,8 +43,11 @@ const selectorOrRef = {
 
 type Handler = (args: any) => Promise<CallToolResult>;
 
-function targetOf(args: { target?: string; element?: string }, what = 'target'): { ref: string } | { description: string } {
-  if (args.target) return { ref: args.target };
+/** Refs look like e12 or f1e3 (frames); anything else in `target` is a selector. */
+const REF = /^(?:f\d+)?e\d+$/;
+
+function targetOf(args: { target?: string; element?: string }, what = 'target'): { ref: string } | { selector: string } | { description: string } {
+  if (args.target) return REF.test(args.target.trim()) ? { ref: args.target.trim() } : { selector: args.target };
   if (args.element) return { description: args.element };
   throw new AriadneCallError(400, 'invalid_request', `Give ${what} (a ref from browser_snapshot) or element (a description).`, { field: what });
 }
@@ -73,8 +80,9 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
   const facts = async (sub: string, query: Record<string, any> = {}) => textResult(renderFacts(await get(sub, { format: 'text', ...query })));
 
   // ── Playwright MCP's tools ────────────────────────────────────────────────────
-  tool('browser_navigate', 'Navigate to a URL', { url: z.string().max(8192).describe('The URL to navigate to') }, false, (a) =>
-    act({ action: 'navigate', url: a.url }, 'none'),
+  // The answer carries the page's snapshot (bounded as browser_snapshot's), so the first action needs no extra call.
+  tool('browser_navigate', 'Navigate to a URL; answers with the page\'s snapshot (elements carry [eN] refs to act on)', { url: z.string().max(8192).describe('The URL to navigate to'), maxTokens }, false, (a) =>
+    act({ action: 'navigate', url: a.url }, 'full', a.maxTokens),
   );
   tool('browser_navigate_back', 'Go back to the previous page', {}, false, () => act({ action: 'back' }, 'none'));
   tool(
@@ -121,10 +129,10 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
     false,
     async (a) => {
       const t = targetOf(a);
+      // With submit, the service presses Enter once the page has taken the text and
+      // checks that it reacted (no_effect otherwise): one action either way.
       if (a.slowly) return act({ action: 'type', ...t, text: a.text, submit: a.submit }, a.snapshot, a.maxTokens);
-      if (!a.submit) return act({ action: 'fill', ...t, value: a.text }, a.snapshot, a.maxTokens);
-      await act({ action: 'fill', ...t, value: a.text }, 'none');
-      return act({ action: 'press', ...t, key: 'Enter' }, a.snapshot, a.maxTokens);
+      return act({ action: 'fill', ...t, value: a.text, ...(a.submit ? { submit: true } : {}) }, a.snapshot, a.maxTokens);
     },
   );
   tool(
@@ -136,7 +144,7 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
           z.object({
             name: z.string().max(1000).describe('Human-readable field name (used to find the field when no target is given)'),
             type: z.enum(['textbox', 'checkbox', 'radio', 'combobox', 'slider']).describe('Type of the field'),
-            target: z.string().max(64).optional().describe('Exact target element reference from the page snapshot'),
+            target: z.string().max(2000).optional().describe('Exact target element reference from the page snapshot, or a unique selector'),
             value: z.string().max(100_000).describe('Value; checkbox/radio: "true" or "false"; combobox: the text of the option'),
           }),
         )
@@ -184,16 +192,16 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
     'browser_drag',
     'Perform drag and drop between two elements',
     {
-      startTarget: z.string().max(64).optional().describe('Source element ref'),
+      startTarget: z.string().max(2000).optional().describe('Source element ref, or a unique selector'),
       startElement: z.string().max(1000).optional().describe('Source element description'),
-      endTarget: z.string().max(64).optional().describe('Target element ref'),
+      endTarget: z.string().max(2000).optional().describe('Target element ref, or a unique selector'),
       endElement: z.string().max(1000).optional().describe('Target element description'),
       snapshot: snapshotAfter,
       maxTokens,
     },
     false,
     (a) => {
-      const end = a.endTarget ? { targetRef: a.endTarget } : a.endElement ? { targetDescription: a.endElement } : null;
+      const end = a.endTarget ? (REF.test(a.endTarget.trim()) ? { targetRef: a.endTarget.trim() } : { targetSelector: a.endTarget }) : a.endElement ? { targetDescription: a.endElement } : null;
       if (!end) throw new AriadneCallError(400, 'invalid_request', 'Give endTarget (a ref) or endElement (a description).', { field: 'endTarget' });
       return act({ action: 'drag', ...targetOf({ target: a.startTarget, element: a.startElement }, 'startTarget'), ...end }, a.snapshot, a.maxTokens);
     },
@@ -229,6 +237,27 @@ export function registerTools(server: McpServer, state: BrowserState, opts: Tool
       }
       const t = targetOf(a);
       return act({ action: 'upload', ...t, files }, 'diff');
+    },
+  );
+  tool(
+    'browser_evaluate',
+    'Evaluate a JavaScript function on the page, or on one element (target); the result comes back as JSON, bounded',
+    {
+      function: z.string().max(100_000).describe('() => { /* code */ } or (element) => { /* code */ } when a target is given'),
+      target,
+      element,
+    },
+    false,
+    async (a) => {
+      const t = a.target || a.element ? targetOf(a) : {};
+      const p = await state.rolePath();
+      const r = await state.call('POST', `${p}/actions`, { body: { action: 'evaluate', function: a.function, ...t, snapshot: 'none' } });
+      const res = r.result ?? {};
+      const shown = res.truncated ? `${String(res.value)}… [cut: ${res.chars} chars in all]` : res.value === null && res.type !== 'null' ? `undefined (${res.type})` : JSON.stringify(res.value, null, 1);
+      const lines = [`Result (${res.type}):`, shown ?? 'undefined'];
+      const effect = effectInWords(r.effect);
+      if (effect && r.effect?.changed) lines.push(effect);
+      return textResult(lines.join('\n'));
     },
   );
   tool(

@@ -44,6 +44,7 @@ export const pageOps: PageOp[] = [
         navigationTimeoutMs: deps.config.timeouts.navigationMs,
         describeWaitMs: deps.config.timeouts.describeWaitMs,
         allowedSchemes: deps.config.allowedSchemes,
+        allowEvaluate: deps.config.security.allowEvaluate,
         listPageIds: () => [...role.pages.keys()],
       }),
   },
