@@ -4,7 +4,7 @@ import { q } from './locators.js';
 import { quietly, waitForDomChange } from '@ariadne/page';
 // The page layer's text evidence; its module is not in @ariadne/page's index yet (see the
 // wave-3 model report), so it is reached in the page package's build output directly.
-import { describeTextEvidence, textEvidence, type TextEvidence } from '../../page/dist/inspect/text-evidence.js';
+import { describeTextEvidence, textEvidence, type TextEvidence } from '@ariadne/page';
 
 // Assertions are evaluated by the service on the live page — a model's claim that
 // something is visible is never taken as the result. Each check polls until it holds

@@ -18,6 +18,7 @@ export * from './explore/aria-path.js';
 export * from './explore/explore.js';
 export * from './inspect/inspect.js';
 export * from './inspect/frames.js';
+export * from './inspect/text-evidence.js';
 export * from './dom/serializer.js';
 export * from './locators/steps.js';
 export * from './locators/locators.js';
