@@ -6283,7 +6283,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description element, children[] (index, tag, attributes, role, box, text, visible, interactive), semanticChildren, skippedWrappers, layout, omitted */
+            /** @description element, children[] (index, tag, attributes, role, box, text, visible, interactive, ref), semanticChildren, skippedWrappers, layout, omitted */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6468,7 +6468,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive), omitted */
+            /** @description matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive, ref: the element's snapshot ref to act on), omitted */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -147,6 +147,61 @@ export async function refsForLocators(state: PageState, targets: { locators?: Lo
   return refs.map((r, i) => (live[i] ? r : null));
 }
 
+/**
+ * Refs of the elements an in-page analysis listed under `listId` (injected/listed.ts), in
+ * its entries' order; after one fresh snapshot when some are missing. Never throws: an
+ * answer without refs is still an answer.
+ */
+export async function refsOfListed(state: PageState, world: World, listId: string): Promise<(string | null)[]> {
+  const read = async (): Promise<(string | null)[]> => {
+    try {
+      const res = await world.session.send('Runtime.callFunctionOn', {
+        executionContextId: world.contextId,
+        functionDeclaration: 'function(id) { return globalThis.__ariadne.takeListed(id); }',
+        arguments: [{ value: listId }],
+        returnByValue: false,
+        objectGroup: GROUP,
+      });
+      if (!res.result.objectId) return [];
+      const props = await world.session.send('Runtime.getProperties', { objectId: res.result.objectId, ownProperties: true });
+      const items = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => ({ i: Number(p.name), objectId: p.value!.objectId! }));
+      const out: (string | null)[] = [];
+      const refs = items.length ? await readRefs(world, items.map((x) => x.objectId)) : [];
+      items.forEach((x, k) => {
+        out[x.i] = refs[k] ?? null;
+      });
+      for (let i = 0; i < out.length; i++) if (out[i] === undefined) out[i] = null;
+      return out;
+    } catch {
+      return [];
+    } finally {
+      await world.session.send('Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
+    }
+  };
+  try {
+    let refs = await read();
+    let live = await refsLive(state, refs);
+    if (live.some((ok) => !ok)) {
+      await state.snapshot(5000).catch(() => undefined);
+      refs = await read();
+      live = await refsLive(state, refs);
+    }
+    return refs.map((r, i) => (live[i] ? r : null));
+  } finally {
+    await world.session.send('Runtime.callFunctionOn', {
+      executionContextId: world.contextId,
+      functionDeclaration: 'function(id) { globalThis.__ariadne.dropListed(id); }',
+      arguments: [{ value: listId }],
+    }).catch(() => {});
+  }
+}
+
+let listSeq = 0;
+/** A fresh id for an in-page analysis whose listed elements the host will ask refs for. */
+export function newListId(): string {
+  return `l${++listSeq}`;
+}
+
 /** Role and name of refs, from the latest snapshot. */
 export function describeRefs(state: PageState, refs: (string | null)[]): ({ role: string; name?: string } | null)[] {
   const index = state.lastSnapshot ? indexRefs(state.lastSnapshot.tree) : new Map<string, AriaElement>();

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { startTestService, type TestService } from './helpers/service.js';
+
+// Whatever an agent finds, it can act on (issue 24 item 3): inspect/query, inspect/dom and
+// dom list the snapshot ref of each element they show, and that ref acts on that element.
+
+let svc: TestService;
+let fx: FixtureServer;
+let id: string;
+const base = () => `/v1/sessions/${id}/roles/default`;
+
+beforeAll(async () => {
+  [svc, fx] = await Promise.all([startTestService(), startFixtureServer()]);
+  id = await svc.api.createSession();
+  expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/effects/choices.html` })).status).toBe(200);
+});
+afterAll(async () => {
+  await svc?.api.delete(`/v1/sessions/${id}`);
+  await svc?.stop();
+  await fx?.close();
+});
+
+const REF = /^(?:f\d+)?e\d+$/;
+
+describe('refs in what the finding tools answer', () => {
+  it('inspect/query gives every match its ref, and acting on a ref hits that match', async () => {
+    const q = await svc.api.get(`${base()}/inspect/query?selector=${encodeURIComponent('button.go')}`);
+    expect(q.status).toBe(200);
+    expect(q.body.matches).toBe(2);
+    const refs = q.body.elements.map((e: any) => e.ref);
+    // Before: no ref on any match.
+    for (const r of refs) expect(r).toMatch(REF);
+    expect(new Set(refs).size).toBe(2);
+    const click = await svc.api.action(id, { action: 'click', ref: refs[1] });
+    expect(click.status).toBe(200);
+    const text = await svc.api.get(`${base()}/inspect/text?selector=${encodeURIComponent('#opened')}`);
+    expect(JSON.stringify(text.body)).toContain('Beta');
+    const t = await svc.api.get(`${base()}/inspect/query?selector=${encodeURIComponent('button.go')}&format=text`);
+    expect(t.body.text).toMatch(/<button[^\n]*\[ref=(?:f\d+)?e\d+\]/);
+  });
+
+  it('inspect/dom gives each semantic child its ref', async () => {
+    const d = await svc.api.get(`${base()}/inspect/dom?selector=${encodeURIComponent('div.card >> nth=0')}`);
+    expect(d.status).toBe(200);
+    const button = d.body.children.find((c: any) => c.tag === 'button');
+    expect(button.ref).toMatch(REF);
+    const click = await svc.api.action(id, { action: 'click', ref: button.ref });
+    expect(click.status).toBe(200);
+    const text = await svc.api.get(`${base()}/inspect/text?selector=${encodeURIComponent('#opened')}`);
+    expect(JSON.stringify(text.body)).toContain('Alpha');
+  });
+
+  it('dom puts ref= on the locator line of interactive elements, with no marks left over', async () => {
+    const d = await svc.api.get(`${base()}/dom`);
+    expect(d.status).toBe(200);
+    expect(d.body.dom, d.body.dom).toMatch(/↳ locator="input#news"[^\n]* ref=(?:f\d+)?e\d+/);
+    expect(d.body.dom).not.toContain('\u0002');
+    const ref = /↳ locator="input#news"[^\n]* ref=((?:f\d+)?e\d+)/.exec(d.body.dom)![1];
+    const check = await svc.api.action(id, { action: 'check', ref });
+    expect(check.status).toBe(200);
+    expect(check.body.result).toMatchObject({ checked: true });
+  });
+});
