@@ -61,4 +61,24 @@ describe('refs in what the finding tools answer', () => {
     expect(check.status).toBe(200);
     expect(check.body.result).toMatchObject({ checked: true });
   });
+
+  it('explore pattern and anchors give each sibling and anchor its ref', async () => {
+    const q = await svc.api.get(`${base()}/inspect/query?selector=${encodeURIComponent('button.go')}`);
+    const first = q.body.elements[0].ref;
+    // Level 2 from the first card's button: the body, whose children are the cards.
+    const p = await svc.api.get(`${base()}/explore/pattern?ref=${first}&level=2`);
+    expect(p.status).toBe(200);
+    const cards = p.body.siblings.filter((s: any) => s.tagName === 'div');
+    expect(cards.length).toBe(2);
+    // A div.card has no aria node of its own unless Playwright gave it one: refs where it did.
+    const withRef = p.body.siblings.filter((s: any) => s.ref);
+    expect(withRef.length, JSON.stringify(p.body.siblings.map((s: any) => [s.tagName, s.ref]))).toBeGreaterThan(0);
+    for (const s of withRef) expect(s.ref).toMatch(REF);
+    const a = await svc.api.get(`${base()}/explore/anchors?ref=${first}&level=1`);
+    expect(a.status).toBe(200);
+    const button = a.body.descendants.find((d: any) => d.tagName === 'button');
+    expect(button.ref).toBe(first);
+    const text = await svc.api.get(`${base()}/explore/anchors?ref=${first}&level=1&format=text`);
+    expect(text.body.text).toContain(`ref=${first}`);
+  });
 });

@@ -6069,6 +6069,8 @@ export interface operations {
                             /** @description Outline items left out (absent: none). */
                             outlineOmitted?: number;
                             containsTarget?: boolean;
+                            /** @description The sibling's snapshot ref, to act on it (absent: Playwright gave it none). */
+                            ref?: string;
                         }[];
                         omitted?: {
                             siblings: number;
@@ -6197,6 +6199,8 @@ export interface operations {
                             hidden?: boolean;
                             isTarget?: boolean;
                             containsTarget?: boolean;
+                            /** @description The anchor's snapshot ref, to act on it (absent: Playwright gave it none). */
+                            ref?: string;
                         }[];
                         totalAnchors?: number;
                         scannedElements?: number;
