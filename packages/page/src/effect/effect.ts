@@ -122,7 +122,7 @@ export class EffectWatch {
         returnByValue: false,
       });
       if (res.result.objectId) {
-        ref = await refOfObject(world, res.result.objectId);
+        ref = await refOfObject(this.state, world, res.result.objectId);
         await world.session.send('Runtime.releaseObject', { objectId: res.result.objectId }).catch(() => {});
       }
     } catch {
