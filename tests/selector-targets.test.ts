@@ -81,4 +81,20 @@ describe('refs in what the finding tools answer', () => {
     const text = await svc.api.get(`${base()}/explore/anchors?ref=${first}&level=1&format=text`);
     expect(text.body.text).toContain(`ref=${first}`);
   });
+
+  it('a selector on a clickable word in prose answers the ref the surface pass gave it', async () => {
+    const other = await svc.api.createSession();
+    try {
+      expect((await svc.api.action(other, { action: 'navigate', url: `${fx.url}/weak/prose.html` })).status).toBe(200);
+      const snap = (await svc.api.snapshot(other, 'maxTokens=100000')).body.snapshot as string;
+      const res = await svc.api.action(other, { action: 'click', selector: 'span.alink' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // The same ref the snapshot shows on the word's own line.
+      expect(res.body.target.ref).toMatch(REF);
+      expect(snap).toContain(`[ref=${res.body.target.ref}]`);
+      expect(snap.split('\n').find((l) => l.includes(`[ref=${res.body.target.ref}]`))).toContain('felis');
+    } finally {
+      await svc.api.delete(`/v1/sessions/${other}`);
+    }
+  });
 });
