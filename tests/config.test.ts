@@ -66,7 +66,7 @@ describe('loadConfig defaults', () => {
       BODY_LIMIT_BYTES: c.bodyLimit, SHUTDOWN_TIMEOUT_MS: c.timeouts.shutdownMs, LOG_LEVEL: c.logLevel, LOG_BUFFER_BYTES: c.logBufferBytes,
       STREAM_PING_INTERVAL_MS: c.stream.pingIntervalMs, STREAM_MESSAGES_PER_SECOND: c.stream.messagesPerSecond,
       STREAM_MAX_PER_SESSION: c.stream.maxPerSession, REQUEST_TIMEOUT_MS: c.security.requestTimeoutMs,
-      HEADERS_TIMEOUT_MS: c.security.headersTimeoutMs, METRICS_PUBLIC: Number(c.security.metricsPublic),
+      HEADERS_TIMEOUT_MS: c.security.headersTimeoutMs, METRICS_PUBLIC: Number(c.security.metricsPublic), ALLOW_EVALUATE: Number(c.security.allowEvaluate),
       STREAM_MAX_BUFFERED_BYTES: c.stream.maxBufferedBytes, STREAM_SLOW_CONSUMER_MS: c.stream.slowConsumerMs,
       STREAM_EVENTS_PER_SECOND: c.stream.eventsPerSecond, OPERATION_TIMEOUT_MS: c.limits.operationTimeoutMs,
       CONTEXT_CLOSE_TIMEOUT_MS: c.limits.contextCloseTimeoutMs, DOWNLOADS: c.limits.downloads ? 'on' : 'off',
