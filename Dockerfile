@@ -1,7 +1,9 @@
 # Ariadne: one node with Debian's Chromium and redis-server (used when REDIS_URL is unset).
 # docker build -t ariadne . && docker run --rm -p 3000:3000 --shm-size=1g -e API_KEYS=... ariadne
 
-FROM node:20-bookworm-slim AS build
+# Node 24 is an LTS line supported to 2028-04-30 (Node 20 reached its end of life on
+# 2026-04-30); pinned by major in both stages, on Debian 12 like the Chromium it installs.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 # Dev dependencies (typescript) only for the build; pruned before the runtime stage copies.
@@ -9,7 +11,7 @@ RUN npm ci --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       chromium redis-server tini ca-certificates fonts-liberation fonts-noto-color-emoji \
@@ -17,7 +19,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 # An unprivileged user lets Chromium use its own sandbox where the container allows user
-# namespaces (see README, "Tenant isolation"); otherwise the pool falls back to --no-sandbox.
+# namespaces (see docs/security.md, "Chromium sandbox"); otherwise the pool falls back to --no-sandbox.
 RUN mkdir -p /data && chown node:node /data
 USER node
 ENV NODE_ENV=production \

@@ -16,6 +16,9 @@ if (command === 'mcp') {
 
 Commands:
   run <plan.md> --url URL   run a plain-English flow plan (ariadne run --help)
+  eval <folder> [--planner openai --base-url URL --model NAME]
+                            run a corpus of plans with a planner and model: solved / honest
+                            failure / silent wrong, turns, tokens, time (ariadne eval --help)
   suite run <name|id> [--base-url URL --sha SHA --environment ENV --wait]
   suite push <suite.yaml>   create or update a saved suite from a file in your repo
   suite list                the suites of your API key (ariadne suite --help)

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeSupport } from './node-support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(ROOT);
@@ -41,10 +42,13 @@ function onPath(bin) {
   return spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' }).stdout.trim() || null;
 }
 
-// 1. Node version: the code targets Node 20 (ESM, fetch, vitest 4).
-const major = Number(process.versions.node.split('.')[0]);
-if (major < 20) fail(`Node >= 20 is required, this is ${process.version}. Install Node 20 or newer (https://nodejs.org).`);
+// 1. Node version: one the dependencies accept (package.json "engines"), and a warning,
+// once, when its line is past its end of life. `--check-node` stops after this step.
+const support = nodeSupport(process.versions.node, new Date());
+if (support.refuse) fail(support.refuse);
+if (support.warning) say(`WARNING: ${support.warning}`);
 say(`node ${process.version}: ok`);
+if (process.argv.includes('--check-node')) process.exit(0);
 
 // 2. npm packages: install when missing, or when the lockfile changed since the last install.
 const lock = path.join(ROOT, 'package-lock.json');

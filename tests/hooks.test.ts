@@ -51,18 +51,20 @@ afterAll(async () => {
 
 /** A deployment_status payload shaped like GitHub's (trimmed to the fields a receiver reads, plus noise). */
 function deploymentStatus(state: string, environment: string, environmentUrl: string, sha = 'f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d') {
+  // Signed times inside the replay window (HOOK_REPLAY_WINDOW_SECONDS): GitHub's are "now".
+  const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
     action: 'created',
     deployment_status: {
       url: 'https://api.github.com/repos/acme/shop/deployments/42/statuses/7', id: 7, node_id: 'DES_kwDO', state,
       creator: { login: 'vercel[bot]', id: 35613825, type: 'Bot' }, description: 'Deployment finished — “ok” ✓',
-      environment, target_url: 'https://vercel.com/acme/shop/logs', created_at: '2026-11-24T10:00:00Z', updated_at: '2026-11-24T10:00:00Z',
+      environment, target_url: 'https://vercel.com/acme/shop/logs', created_at: at, updated_at: at,
       environment_url: environmentUrl, log_url: 'https://vercel.com/acme/shop/logs',
     },
     deployment: {
       url: 'https://api.github.com/repos/acme/shop/deployments/42', id: 42, node_id: 'DE_kwDO', sha, ref: 'main', task: 'deploy',
       payload: {}, original_environment: environment, environment, description: null, creator: { login: 'vercel[bot]' },
-      created_at: '2026-11-24T09:59:00Z', updated_at: '2026-11-24T10:00:00Z', transient_environment: false, production_environment: false,
+      created_at: at, updated_at: at, transient_environment: false, production_environment: false,
     },
     repository: { id: 1, node_id: 'R_kgDO', name: 'shop', full_name: 'acme/shop', private: true, owner: { login: 'acme' } },
     sender: { login: 'vercel[bot]', id: 35613825 },

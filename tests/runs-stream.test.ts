@@ -64,6 +64,9 @@ describe('run streams', () => {
     const live = collectWs(wsUrl);
     const { code, reason } = await live.closed;
     expect([code, reason]).toEqual([1000, 'run_finished']);
+    // Whoever heard run_finished reads the run as finished: the event goes out after the record is saved.
+    const rec = await api().get(`/v1/runs/${id}`);
+    expect([rec.body.status, typeof rec.body.finishedAt]).toEqual(['passed', 'string']);
     const types = live.events.map((e) => e.type);
     expect(types[0]).toBe('run_queued');
     expect(types).toContain('run_started');

@@ -7,7 +7,7 @@
         page.navigate("https://example.com")
         print(page.snapshot(format="text")["snapshot"])
 
-Every non-2xx answer raises AriadneError with the service's stable code (see the README's
+Every non-2xx answer raises AriadneError with the service's stable code (see docs/api.md,
 error table), its HTTP status, message and details (hint, diagnostics).
 """
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapStrings, redactRequestUrl, redactText, redactValues } from '../../apps/server/src/security/redact.js';
+import { addSecretValues, looksLikeToken, mapStrings, redactRequestUrl, redactText, redactValues } from '../../apps/server/src/security/redact.js';
 import { withoutTenantSeries } from '../../apps/server/src/security/public-metrics.js';
 
 // Unit tests of the pure redaction rules (the service-level proof is in
@@ -16,6 +16,28 @@ describe('redactRequestUrl', () => {
     }
     expect(redactRequestUrl('/v1/sessions/s1/snapshot?format=text&page=p2')).toBe('/v1/sessions/s1/snapshot?format=text&page=p2');
     expect(redactRequestUrl('/healthz')).toBe('/healthz');
+  });
+
+  it('redacts credential-like names (api-key, apiToken, client_secret, x-api-key, bearer) and token-shaped values under any name', () => {
+    for (const name of ['api-key', 'apiToken', 'access-token', 'client_secret', 'x-api-key', 'bearer', 'Authorization', 'sig', 'password']) {
+      expect(redactRequestUrl(`/v1/x?${name}=short`), name).toBe(`/v1/x?${name}=[redacted]`);
+    }
+    expect(redactRequestUrl('/v1/x?q=sk-ant-api03-AbCdEf0123456789')).toBe('/v1/x?q=[redacted]');
+    expect(redactRequestUrl('/v1/x?a1b2c3d4e5f6a7b8c9d0')).toBe('/v1/x?[redacted]');
+    // Our own parameters stay: numbers, refs, formats, UUIDs, maxTokens.
+    const plain = '/v1/x?maxTokens=4000&since=1764201234&ref=e12&format=text&replayOf=0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b&flag';
+    expect(redactRequestUrl(plain)).toBe(plain);
+    expect(looksLikeToken('0123456789abcdef')).toBe(true);
+    expect(looksLikeToken('onlylettersherealongword')).toBe(false);
+  });
+
+  it('redacts registered values anywhere in a URL or text, also percent-encoded', () => {
+    const secret = 'Reg1stered/Key+Value';
+    addSecretValues([secret, 'short']);
+    expect(redactRequestUrl(`/v1/${encodeURIComponent(secret)}/x?note=a`)).toBe('/v1/[redacted]/x?note=a');
+    expect(redactText(`failed for key ${secret}.`)).toBe('failed for key [redacted].');
+    // Values under 8 characters are not registered (they would hide ordinary words).
+    expect(redactText('a short word')).toBe('a short word');
   });
 });
 

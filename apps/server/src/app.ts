@@ -21,7 +21,10 @@ import { tenantRoutes } from './routes/tenant.js';
 import { suiteRoutes } from './routes/suites.js';
 import { reportRoutes } from './routes/report.js';
 import { ReportLinks, verifySignedLink } from './security/report-links.js';
+import { verifyViewToken } from './security/view-tokens.js';
+import { onSocketError } from './stream/socket-errors.js';
 import { openapiTransform } from './openapi-transform.js';
+import { consolePlugin } from './console/index.js';
 import type { ServerDeps } from './deps.js';
 
 // Builds the HTTP app from its parts. It does not start anything: runtime.ts owns
@@ -59,6 +62,8 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   // an error reply (connection kept) rather than a protocol close.
   await app.register(websocket, {
     options: { maxPayload: deps.config.bodyLimit * 2 },
+    // A client's bad frame is a warning with its close code (stream/socket-errors.ts).
+    errorHandler: onSocketError,
     // On shutdown, streams close with the documented "going away" code and reason.
     preClose(this: FastifyInstance, done: () => void) {
       for (const client of this.websocketServer.clients) client.close(1001, 'server_shutting_down');
@@ -73,9 +78,13 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
   // Signed report links (a page and its screenshots, without a key): security/report-links.ts.
   const reportLinks = new ReportLinks(deps.redis, deps.config.redisPrefix, deps.config.suites.secretsKey);
   const runStore = runStoreFor(deps.redis, deps.config);
+  // The web console (console/): its sign-in check runs before the key check below.
+  await app.register(consolePlugin(deps));
   registerAuth(app, deps.config.apiKeys, {
     metricsPublic: deps.config.security.metricsPublic,
     verifyLink: (req, route) => verifySignedLink(reportLinks, async (id) => (await runStore.get(id))?.tenant ?? null, req, route),
+    // Live-view tokens (security/view-tokens.ts): the session's tenant from the cluster directory.
+    verifyView: (req) => verifyViewToken(reportLinks, async (id) => (await deps.store?.get(id).catch(() => null))?.tenant ?? null, req),
   });
   await registerForwarding(app, deps);
   app.addHook('onSend', async (req, reply) => {
@@ -100,6 +109,6 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
     maxBufferedBytes: deps.config.stream.maxBufferedBytes,
     slowConsumerMs: deps.config.stream.slowConsumerMs,
     eventsPerSecond: deps.config.stream.eventsPerSecond,
-  }));
+  }, reportLinks));
   return app;
 }

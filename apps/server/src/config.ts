@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { parseRules, splitList } from '@ariadne/egress';
 
-// Every setting comes from the environment, is listed in ENV_VARS (the README table is
-// generated from the same list), and is validated at start: a bad value stops the
+// Every setting comes from the environment, is listed in ENV_VARS (the table in docs/configuration.md
+// is generated from the same list), and is validated at start: a bad value stops the
 // service with a message that names the variable.
 
 interface EnvVar {
@@ -96,8 +96,9 @@ export const ENV_VARS: EnvVar[] = [
   { name: 'ALLOW_EVALUATE', default: '1', description: '1: the evaluate action (POST …/actions, MCP browser_evaluate) runs a caller\'s JavaScript function in the page; 0: it is refused (403 evaluate_disabled).' },
   { name: 'MCP_IDLE_TIMEOUT_SECONDS', default: '600', description: 'An MCP session on /mcp idle this long is closed, and its browser session deleted.' },
   { name: 'SECRETS_KEY', default: '(none)', description: 'Key that encrypts suite secrets and webhook secrets at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset: suites cannot store secrets or triggers.' },
+  { name: 'HOOK_REPLAY_WINDOW_SECONDS', default: '259200', description: 'A GitHub deployment_status delivery whose signed updated_at (else created_at) is older than this is refused (401 signature_expired): a seen delivery cannot be replayed once its dedupe record is gone. Default 3 days, GitHub\'s redelivery horizon; at most 6 days (deliveries are remembered 7).' },
   { name: 'SUITE_SCHEDULE_MIN_SECONDS', default: '60', description: 'Shortest interval a suite schedule may fire at (its cron is refused otherwise, 400 invalid_schedule). Lower it for tests only.' },
-  { name: 'PUBLIC_URL', default: '(the request\'s origin, else NODE_URL)', description: 'Where users reach this service (https://ariadne.example.com): the base of report links in commit statuses, Slack messages and suite notifications.' },
+  { name: 'PUBLIC_URL', default: '(NODE_URL)', description: 'Where users reach this service (https://ariadne.example.com): the base of every link sent out (commit statuses, Slack and webhook messages, signed report links). Never taken from a request\'s Host header; unset, links use NODE_URL (else http://HOST:PORT) and /healthz warns when that is loopback.' },
   { name: 'NOTIFY_ATTEMPTS', default: '4', description: 'Tries of one outbound delivery (run callbacks, suite notify targets, GitHub commit statuses) before it is recorded as undelivered.' },
   { name: 'NOTIFY_BACKOFF_MS', default: '1000', description: 'Wait before the second try of a delivery; doubled before each next one.' },
   { name: 'NODE_ID', default: '(host-pid-random)', description: 'This node\'s id in the cluster.' },
@@ -125,7 +126,7 @@ export interface Config {
   isolation: IsolationConfig;
   bodyLimit: number;
   stream: { pingIntervalMs: number; messagesPerSecond: number; maxPerSession: number; maxBufferedBytes: number; slowConsumerMs: number; eventsPerSecond: number };
-  /** Request timeouts and public endpoints (see README "Security model"). */
+  /** Request timeouts and public endpoints (see docs/security.md). */
   security: { requestTimeoutMs: number; headersTimeoutMs: number; metricsPublic: boolean; allowEvaluate: boolean };
   mcp: { allowedHosts: string[]; idleTimeoutSeconds: number };
   limits: { operationTimeoutMs: number; contextCloseTimeoutMs: number; downloads: boolean; downloadMaxBytes: number; maxTabsPerRole: number };
@@ -147,7 +148,7 @@ export interface Config {
   };
   inbox: { smtpPort: number | null; smtpHost: string; domain: string; ttlSeconds: number; maxMessages: number; maxMessageBytes: number };
   /** Saved suites (issue 13): the key their secrets are encrypted with, null when unset. */
-  suites: { secretsKey: Buffer | null; scheduleMinSeconds: number };
+  suites: { secretsKey: Buffer | null; scheduleMinSeconds: number; hookReplayWindowSeconds: number };
   /** Outbound deliveries about runs (issue 13): tries, backoff, the public base of report links. */
   notify: { attempts: number; backoffMs: number; publicUrl: string };
   nodeId: string;
@@ -193,7 +194,7 @@ export function limitsFor(quotas: QuotaConfig, tenant: string): TenantLimits {
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}\nSee the configuration table in README.md.`);
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}\nSee the configuration table in docs/configuration.md.`);
   }
 }
 
@@ -445,7 +446,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMessages: int('INBOX_MAX_MESSAGES', 50, 1, 10_000),
       maxMessageBytes: int('INBOX_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     },
-    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems), scheduleMinSeconds: int('SUITE_SCHEDULE_MIN_SECONDS', 60, 1, 31_536_000) },
+    suites: { secretsKey: secretsKey(env.SECRETS_KEY, problems), scheduleMinSeconds: int('SUITE_SCHEDULE_MIN_SECONDS', 60, 1, 31_536_000), hookReplayWindowSeconds: int('HOOK_REPLAY_WINDOW_SECONDS', 3 * 86_400, 60, 6 * 86_400) },
     notify: { attempts: int('NOTIFY_ATTEMPTS', 4, 1, 10), backoffMs: int('NOTIFY_BACKOFF_MS', 1000, 0, 600_000), publicUrl: publicUrl.replace(/\/+$/, '') },
     nodeId: str('NODE_ID', `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
     logLevel,

@@ -3,7 +3,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 // Adjusts what @fastify/swagger writes for each route (the live routes are untouched):
 // - WebSocket routes are hidden by @fastify/websocket (schema.hide), so clients reading
 //   openapi.yaml would never learn the stream exists: document them as what they are
-//   on the wire, a GET that answers 101 Switching Protocols (protocol in README.md).
+//   on the wire, a GET that answers 101 Switching Protocols (protocol in docs/api.md).
 // - Every route answers errors with the same ErrorResponse body; inlined, its list of
 //   codes was repeated for every status of every route (5x the size of the document).
 //   Emit it once under components.schemas and point at it.
@@ -25,7 +25,7 @@ export function openapiTransform({ schema, url, route, openapiObject }: Transfor
       url,
       schema: {
         ...rest,
-        description: rest.description ?? 'WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.',
+        description: rest.description ?? 'WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: docs/api.md.',
         response: { 101: { description: 'Switching Protocols: the connection is now a WebSocket.', type: 'null' } },
       } as FastifySchema,
     };

@@ -59,7 +59,7 @@ export function createLogger(config: Config, destination?: DestinationStream): L
     base: { node: config.nodeId },
     // Keys, tokens (also ?token=), Authorization and cookies, URL user-info and query
     // values, typed values: see logRedaction (shared with the standalone worker).
-    ...logRedaction(),
+    ...logRedaction({ secretValues: [...config.apiKeys.keys(), config.runs.anthropic.apiKey, config.runs.openai.apiKey] }),
     // A warning or an error is not left waiting in a batch.
     ...(batched && config.logBufferBytes > 0 ? {
       hooks: {
@@ -113,7 +113,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   }
 
   // The egress policy (packages/egress): strict when API keys are set. The service's own
-  // ports (HTTP, embedded Redis, the egress proxy's channels) are denied on every local address.
+  // ports (HTTP, embedded Redis, the SMTP listener, the egress proxy's channels) are denied on every local address.
   const ownPorts = new Set<number>();
   for (const u of [redisUrl, config.redisUrl]) {
     try {
@@ -208,6 +208,8 @@ export async function startService(config: Config, logger: Logger = createLogger
         logger,
       });
       smtpPort = smtp.port;
+      // One of the service's own ports: no tenant's browser or callback reaches it, whatever EGRESS_ALLOW says.
+      ownPorts.add(smtp.port);
       cleanups.push(() => smtp.close());
     } catch (err) {
       await undo();

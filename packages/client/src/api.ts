@@ -8,7 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alive */
+        /** Alive (and what an operator should fix, e.g. report links that would point at loopback) */
         get: {
             parameters: {
                 query?: never;
@@ -27,6 +27,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             node: string;
+                            /** @description Configuration an operator should look at; absent when there is none. */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -1943,7 +1945,7 @@ export interface paths {
         };
         /**
          * WebSocket: the run's events, replayed from ?since= then live; closes with 1000 after run_finished
-         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.
+         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: docs/api.md.
          */
         get: {
             parameters: {
@@ -2220,7 +2222,12 @@ export interface paths {
                         apiKey?: string;
                         /** @description Model API base URL (OpenAI-compatible servers: Ollama, vLLM, LM Studio). */
                         baseUrl?: string;
+                        /** @description Values for {{NAME}} in the plan. Names like PASSWORD, TOKEN, SECRET, KEY, OTP or PIN are secret: never returned, scrubbed from reports, events, logs and traces, and sealed at rest with SECRETS_KEY. */
                         variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Variables that are secret whatever their names (write-only): used like variables, never returned nor shown in reports, events, logs or traces; sealed at rest with SECRETS_KEY (without it, stored as given, like apiKey). */
+                        secrets?: {
                             [key: string]: string;
                         };
                         /** @description Context settings for roles the plan uses. */
@@ -4820,8 +4827,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * WebSocket: page commands as messages, live events, screencast (see README for the protocol and close codes)
-         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: README.md.
+         * WebSocket: page commands as messages, live events, screencast (see docs/api.md for the protocol and close codes)
+         * @description WebSocket upgrade (send `Connection: Upgrade`, `Upgrade: websocket`). Messages and close codes: docs/api.md.
          */
         get: {
             parameters: {
@@ -4830,6 +4837,8 @@ export interface paths {
                     since?: number;
                     /** @description API key, for clients that cannot set the Authorization header. */
                     token?: string;
+                    /** @description Live-view token (from the live page or POST /v1/sessions/:id/live-link): a watch-only stream. */
+                    view?: string;
                 };
                 header?: never;
                 path: {
@@ -4863,11 +4872,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live view: screencast, event log and latest snapshot of a session, in a browser */
+        /** Live view: screencast, event log and latest snapshot of a session, in a browser (key in the header, or a view link from POST /v1/sessions/:id/live-link) */
         get: {
             parameters: {
                 query?: {
-                    token?: string;
+                    /** @description Live-view token from POST /v1/sessions/:id/live-link (short-lived; opens this page and a watch-only stream). */
+                    view?: string;
                     role?: string;
                     page?: string;
                 };
@@ -4898,6 +4908,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/live-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A short-lived link to the session's live view for a browser: a signed view token instead of the API key (watch only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How long the link opens the view (default 900 s); a stream opened in time stays open. */
+                        ttlSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                            /** @description ISO time the link stops opening the view. */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a stable code, a message, optional details. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4905,7 +5000,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "click_intercepted" | "no_effect" | "check_failed" | "select_failed" | "evaluate_disabled" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "click_intercepted" | "no_effect" | "check_failed" | "select_failed" | "evaluate_disabled" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule" | "view_only";
                 message: string;
                 details?: {
                     [key: string]: unknown;

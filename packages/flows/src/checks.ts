@@ -2,6 +2,9 @@ import type { Locator, Page } from 'playwright-core';
 import type { CheckSpec } from './types.js';
 import { q } from './locators.js';
 import { quietly, waitForDomChange } from '@ariadne/page';
+// The page layer's text evidence; its module is not in @ariadne/page's index yet (see the
+// wave-3 model report), so it is reached in the page package's build output directly.
+import { describeTextEvidence, textEvidence, type TextEvidence } from '@ariadne/page';
 
 // Assertions are evaluated by the service on the live page — a model's claim that
 // something is visible is never taken as the result. Each check polls until it holds
@@ -11,6 +14,8 @@ import { quietly, waitForDomChange } from '@ariadne/page';
 export interface CheckOutcome {
   passed: boolean;
   actual?: string;
+  /** A missing text: whether it is there but hidden, else the nearest visible texts. */
+  evidence?: TextEvidence;
 }
 
 function norm(s: string): string {
@@ -21,18 +26,17 @@ export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** Lines of the page's visible text closest to the expected text (what the page says instead). */
-async function closestText(page: Page, text: string): Promise<string> {
-  const body = await page.locator('body').innerText({ timeout: 1000 }).catch(() => '');
-  const words = norm(text).split(/[^\p{L}\p{N}$]+/u).filter((w) => w.length > 1);
-  const lines = body.split('\n').map((l) => l.trim()).filter(Boolean);
-  const scored = lines
-    .map((l) => ({ l, score: words.filter((w) => norm(l).includes(w)).length }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 3)
-    .map((x) => x.l.slice(0, 160));
-  return scored.length ? `closest text on the page: ${scored.map((s) => JSON.stringify(s)).join(', ')}` : `page text starts: ${JSON.stringify(body.slice(0, 200))}`;
+/**
+ * Why an expected text is not visible: there but hidden (and why), else the nearest visible
+ * texts (the page layer's text evidence). The report and a model planner read the same line.
+ */
+async function missingTextEvidence(page: Page, text: string): Promise<{ actual: string; evidence?: TextEvidence }> {
+  const evidence = await quietly(page, () => textEvidence(page, text)).catch(() => null);
+  if (!evidence) {
+    const body = await page.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+    return { actual: `page text starts: ${JSON.stringify(body.slice(0, 200))}` };
+  }
+  return { actual: describeTextEvidence(text, evidence), evidence };
 }
 
 async function visibleTextCount(page: Page, text: string, exact = false): Promise<number> {
@@ -113,7 +117,7 @@ export async function evaluateCheck(page: Page, check: CheckSpec, loc: Locator |
   for (;;) {
     const r = await once(page, check, loc);
     if (r.passed || Date.now() >= deadline || signal?.aborted) {
-      if (!r.passed && check.type === 'text_visible' && !r.actual) r.actual = await closestText(page, check.text);
+      if (!r.passed && check.type === 'text_visible' && !r.actual) Object.assign(r, await missingTextEvidence(page, check.text));
       return r;
     }
     // The wait is Ariadne's observation, not the test's: left out of traces (quiet.ts).

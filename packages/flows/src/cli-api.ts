@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 // What both CLIs (`ariadne run`, `ariadne suite`) share: how a command line that does not
 // parse or asks for --help is answered, and the one HTTP helper they talk to a server with.
 
@@ -42,3 +46,23 @@ export async function call(api: Api, method: string, p: string, body?: unknown):
   }
   return { status: res.status, body: parsed, text };
 }
+
+/** An Ariadne started in this process (embedded Redis in a temp dir), for a command without --server. */
+export async function localServer(): Promise<{ api: Api; stop: () => Promise<void> }> {
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'ariadne-cli-'));
+  // Loaded at run time: the server depends on this package, not the other way round.
+  const server = (await import('@ariadne/server' as string)) as {
+    loadConfig(env: Record<string, string | undefined>): unknown;
+    startService(config: unknown): Promise<{ url: string; close(): Promise<void> }>;
+  };
+  const config = server.loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', STATE_DIR: stateDir, REDIS_URL: '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', API_KEYS: '', API_KEYS_FILE: '' });
+  const svc = await server.startService(config);
+  return {
+    api: { base: svc.url.replace('[::1]', '127.0.0.1') },
+    stop: async () => {
+      await svc.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { suiteMain } from './cli-suite.js';
-import { call, parseCommandLine, type Api } from './cli-api.js';
+import { call, localServer, parseCommandLine, type Api } from './cli-api.js';
+import { evalMain } from './cli-eval.js';
 
 // `ariadne run plan.md --url http://...` for CI: runs a plan, prints live progress,
 // writes the reports you ask for, and exits 0 when every case passed, 1 when one
@@ -85,26 +85,9 @@ function print(e: any): void {
   }
 }
 
-async function localServer(): Promise<{ api: Api; stop: () => Promise<void> }> {
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'ariadne-cli-'));
-  // Loaded at run time: the server depends on this package, not the other way round.
-  const server = (await import('@ariadne/server' as string)) as {
-    loadConfig(env: Record<string, string | undefined>): unknown;
-    startService(config: unknown): Promise<{ url: string; close(): Promise<void> }>;
-  };
-  const config = server.loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', STATE_DIR: stateDir, REDIS_URL: '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', API_KEYS: '', API_KEYS_FILE: '' });
-  const svc = await server.startService(config);
-  return {
-    api: { base: svc.url.replace('[::1]', '127.0.0.1') },
-    stop: async () => {
-      await svc.close();
-      rmSync(stateDir, { recursive: true, force: true });
-    },
-  };
-}
-
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'suite') return suiteMain(argv.slice(1));
+  if (argv[0] === 'eval') return evalMain(argv.slice(1));
   const parsed = parseCommandLine(() => parseArgs({
     args: argv,
     allowPositionals: true,
@@ -195,7 +178,7 @@ export async function main(argv: string[]): Promise<number> {
       else console.error(`No spec written: ${spec.body?.error?.message ?? spec.status}`);
     }
     const t = report?.totals;
-    const line = `Run ${id}: ${run.status}${t ? ` — ${t.passed + (t.flaky ?? 0)}/${t.cases} cases passed${t.flaky ? ` (${t.flaky} flaky)` : ''}, ${t.steps} steps, ${t.failedAssertions} failed assertion(s)` : ''}${report ? `, ${(report.durationMs / 1000).toFixed(1)} s` : ''}`;
+    const line = `Run ${id}: ${run.status}${t ? ` — ${t.passed + (t.flaky ?? 0)}/${t.cases} cases passed${t.flaky ? ` (${t.flaky} flaky)` : ''}, ${t.steps} steps, ${t.failedAssertions} failed assertion(s)${t.turns ? `, ${t.turns} model turns, ${t.inputTokens} input + ${t.outputTokens} output tokens` : ''}` : ''}${report ? `, ${(report.durationMs / 1000).toFixed(1)} s` : ''}`;
     console.log(run.status === 'passed' ? green(line) : red(line));
     if (run.error) console.log(red(`${run.error.code}: ${run.error.message}`));
     if (run.status === 'passed') return 0;

@@ -143,7 +143,7 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
       // screencast: the screencast encoded a JPEG of every painted frame for the whole
       // case, 0.2x of a 10-step run (bench/flows.mjs: 1.39x to 1.20x of a run without
       // artifacts), while the report's pictures are the steps' own screenshots. Its frames
-      // were also pixels no secret scrubbing can reach (README, secrets at rest).
+      // were also pixels no secret scrubbing can reach (docs/suites-and-webhooks.md, "Secrets at rest in runs").
       await t.start({ screenshots: false, snapshots: true, title: `run ${o.runId} ${role}` })
         .then(() => t.stopChunk())
         .then(() => tracing.add(role), () => {});
@@ -213,17 +213,27 @@ export async function runFlow(o: RunFlowOptions): Promise<RunReport> {
         r.summary = runAbort.signal.reason === 'cancelled' ? 'The run was cancelled before this case.' : 'The run ran out of time before this case.';
         continue;
       }
+      // The run's token cap was reached by an earlier case: the cases left are not started
+      // (each would stop at its first model turn), and say why.
+      const spent = runUsage.inputTokens + runUsage.outputTokens;
+      if (spent >= limits.maxTokensPerRun) {
+        r.status = 'skipped';
+        r.summary = `The run reached its limit of ${limits.maxTokensPerRun} tokens (${spent} used) before this case.`;
+        r.error = { code: 'limit_exceeded', message: r.summary, details: { limit: 'run_tokens', max: limits.maxTokensPerRun, used: spent } };
+        continue;
+      }
       emit({ type: 'case_started', case: c.index, name: c.name });
       // Where each role stands now: a retry starts its fresh contexts from there.
       const start = retries ? await captureStart(session, o.url) : null;
       const firstStart = Date.now();
       const attempts: CaseAttempt[] = [];
-      const usage = { turns: 0, inputTokens: 0, outputTokens: 0 };
+      const usage: CaseReport['usage'] = { turns: 0, inputTokens: 0, outputTokens: 0 };
       for (let attempt = 1; ; attempt++) {
         await attemptCase(c, r, attempt);
         usage.turns += r.usage.turns;
         usage.inputTokens += r.usage.inputTokens;
         usage.outputTokens += r.usage.outputTokens;
+        if (r.usage.retries) usage.retries = (usage.retries ?? 0) + r.usage.retries;
         if (r.status !== 'failed' || !start || attempt > retries || runAbort.signal.aborted) break;
         attempts.push({
           attempt, status: r.status, summary: r.summary, startedAt: r.startedAt, durationMs: r.durationMs,

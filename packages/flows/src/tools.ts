@@ -20,8 +20,11 @@ export interface FlowAction {
   promptText?: string;
   /** upload: the files to put in the file input. */
   files?: { name: string; mimeType?: string; contentBase64: string }[];
-  /** drag: where to drop (a description). */
+  /** drag: where to drop (a description, or a ref). */
   targetDescription?: string;
+  targetRef?: string;
+  /** scroll: pixels. */
+  amount?: number;
   /** A parsed target (the rules planner): resolved in the page layer, then acted on by ref. */
   target?: DescribedTarget;
   /** Other wordings of the same target, tried in order with it ("user", then "email"). */
@@ -31,8 +34,8 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
-import type { AssertionRecord, CaseReport, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
+import { Bridge, captureJpeg, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import type { AssertionRecord, CaseReport, CaseUsage, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
 import type { PlanCase } from './plan.js';
@@ -195,6 +198,109 @@ export interface ActResult {
   step: StepRecord;
   outcome?: ActionOutcome;
   error?: StepError;
+  /** What the action did to the page, when it was observed (act with look: true, or the page layer's own answer). */
+  effect?: ObservedEffect;
+}
+
+/** What an action did to the page: the page layer's answer, and the snapshot diff taken after it. */
+export interface ObservedEffect {
+  changed: boolean;
+  navigated: boolean;
+  requests: number;
+  added: number;
+  removed: number;
+  updated: number;
+  /** One line for the report and the model: what changed, or that nothing did. */
+  summary: string;
+}
+
+/** A diff change that is only the focus moving ([active] on or off). */
+export function focusOnly(c: { before?: Record<string, unknown>; after?: Record<string, unknown> }): boolean {
+  const b = c.before ?? {};
+  const a = c.after ?? {};
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]));
+  return keys.length > 0 && keys.every((k) => k === 'active' || k === 'focused');
+}
+
+/** The words of a snapshot node's subtree (its strings and its children's names), bounded. */
+function nodeText(n: AriaNode, max = 120): string {
+  const parts: string[] = [];
+  let len = 0;
+  const walk = (x: AriaNode, depth: number) => {
+    if (len > max || depth > 6) return;
+    if (typeof x === 'string') {
+      parts.push(x);
+      len += x.length + 1;
+      return;
+    }
+    const el = x as { name?: string; text?: string; children?: AriaNode[] };
+    for (const t of [depth > 0 ? el.name : undefined, el.text]) {
+      if (!t) continue;
+      parts.push(t);
+      len += t.length + 1;
+    }
+    for (const c of el.children ?? []) walk(c, depth + 1);
+  };
+  walk(n, 0);
+  const t = parts.join(' ').replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/**
+ * Added nodes of a diff get their text and a person's name from the tree they are in,
+ * when the diff does not carry them already (so "+ paragraph" reads "+ paragraph: "Saved"").
+ */
+function withText(diff: { added: unknown[] }, tree: AriaNode[]): void {
+  const missing = (diff.added as Record<string, unknown>[]).filter((a) => a.text === undefined && typeof a.ref === 'string');
+  if (!missing.length) return;
+  const index = indexRefs(tree);
+  for (const a of missing) {
+    const node = index.get(a.ref as string);
+    if (!node) continue;
+    const text = nodeText(node);
+    if (text && text !== node.name) a.text = text;
+    const inferred = (node as { inferredName?: string }).inferredName;
+    if (!node.name && inferred && a.displayName === undefined) a.displayName = inferred;
+  }
+}
+
+/**
+ * The effect of an action from its outcome: the page layer's `effect` (when it reports one)
+ * and the diff of the snapshot taken after it. Changed when either saw a change (requests
+ * included); the focus moving alone is not a change of the page (it is said, though).
+ */
+export function observedEffect(o: ActionOutcome): ObservedEffect | undefined {
+  const page = (o as { effect?: { changed?: boolean; requests?: number; navigated?: boolean; dom?: number; values?: boolean; focus?: boolean } }).effect;
+  if (!page && !o.snapshot) return undefined;
+  const d = o.snapshot?.diff;
+  const added = d?.added.length ?? 0;
+  const removed = d?.removed.length ?? 0;
+  // The focus moving (a clicked button becomes [active]) is not the page reacting.
+  const focusMoved = Boolean(page?.focus) || (d?.changed ?? []).some((c) => focusOnly(c));
+  const updated = (d?.changed ?? []).filter((c) => !focusOnly(c)).length;
+  // A new document: the full snapshot came back instead of a diff.
+  const fresh = Boolean(o.snapshot && !d && o.navigated);
+  const navigated = o.navigated || Boolean(page?.navigated);
+  const requests = page?.requests ?? o.settle?.requests ?? 0;
+  const dom = page?.dom ?? 0;
+  // The page layer's own reading: mutations, edited values, requests; its "changed" alone
+  // when it could not watch the document (dom unknown) and the focus is not why.
+  const pageSaw = page ? requests > 0 || dom > 0 || Boolean(page.values) || (Boolean(page.changed) && page.dom === undefined && !page.focus) : false;
+  const changed = navigated || fresh || added + removed + updated > 0 || Boolean(o.dialog) || Boolean(o.newPages?.length) || pageSaw;
+  const parts: string[] = [];
+  if (navigated) parts.push(`navigated to ${o.url}`);
+  if (o.dialog) parts.push(`a ${o.dialog.type} dialog opened`);
+  if (o.newPages?.length) parts.push(`${o.newPages.length} new tab(s) opened`);
+  if (added) parts.push(`${added} element(s) added`);
+  if (removed) parts.push(`${removed} removed`);
+  if (updated) parts.push(`${updated} changed`);
+  if (!added && !removed && !updated && !navigated && dom) parts.push(`${dom} DOM mutation(s) the snapshot does not show`);
+  if (!added && !removed && !updated && page?.values) parts.push('a field\'s value changed');
+  if (requests) parts.push(`${requests} request(s) sent`);
+  const summary = changed
+    ? `the page changed: ${parts.join(', ') || 'the page layer saw a change'}`
+    : `no change seen: the page's snapshot is the same after the ${o.action}${focusMoved ? ' (only the focus moved)' : ''}, no navigation, no request`;
+  return { changed, navigated, requests, added, removed, updated, summary };
 }
 
 /** How long a plan step looks for its target before an honest miss (issue 11: ≤ 1.5 s). */
@@ -284,7 +390,7 @@ export class CaseTools {
   /** Set while a replay hands a step to the planner: the steps it records are "healed". */
   healing = false;
   /** Usage the planner reports (model turns and tokens). */
-  readonly usage = { turns: 0, inputTokens: 0, outputTokens: 0 };
+  readonly usage: CaseUsage = { turns: 0, inputTokens: 0, outputTokens: 0 };
   private readonly lastSnapshotAt = new Map<string, number>();
 
   constructor(
@@ -527,7 +633,7 @@ export class CaseTools {
   }
 
   /** One action, by ref (or description as a fallback), with its verified locator recorded first. */
-  async act(role: string, body: FlowAction, ask: AskContext, extra: { healed?: boolean; locatorCode?: string } = {}): Promise<ActResult> {
+  async act(role: string, body: FlowAction, ask: AskContext, extra: { healed?: boolean; locatorCode?: string; look?: boolean } = {}): Promise<ActResult> {
     this.checkpoint();
     this.checkRole(role);
     // {{EMAIL}} in what is typed or opened: the run's inbox address.
@@ -595,7 +701,14 @@ export class CaseTools {
         // A cancel does not wait for a long action (a 20 s wait) to end: ending the
         // session afterwards stops it in the browser.
         const { target: _t, alternatives: _a, waitMs: _w, ...plain } = body;
-        const outcome = await this.raceAbort(performAction(state, { ...plain, snapshot: 'none' } as unknown as ActionBody, ctx, located && !located.ref ? located : byRef));
+        // look: the snapshot after the action comes back as a diff against the last one (a
+        // full snapshot on a new document), which is what a model planner is told.
+        const look = extra.look ? { snapshot: 'diff', maxTokens: this.settings.snapshotMaxTokens } : { snapshot: 'none' };
+        const outcome = await this.raceAbort(performAction(state, { ...plain, ...look } as unknown as ActionBody, ctx, located && !located.ref ? located : byRef));
+        if (extra.look && outcome.snapshot && !state.dialog) this.lastSnapshotAt.set(role, state.navEpoch);
+        if (outcome.snapshot?.diff && state.lastSnapshot) withText(outcome.snapshot.diff, state.lastSnapshot.tree);
+        const seen = observedEffect(outcome);
+        if (seen && !seen.changed) step.effect = seen.summary;
         const proven = proof ? await proof.settle() : null;
         clock.lap('proof');
         if (proven) step.locator = proven;
@@ -624,7 +737,7 @@ export class CaseTools {
         await this.finishStep(step, state, started);
         clock.lap('record');
         clock.done(step.action, step.asked);
-        return { ok: true, step, outcome };
+        return { ok: true, step, outcome, ...(seen ? { effect: seen } : {}) };
       } catch (err) {
         if (err instanceof CaseStop) throw err;
         step.status = 'failed';
@@ -860,6 +973,7 @@ export class CaseTools {
         clock.lap('check');
         rec.passed = out.passed;
         if (out.actual !== undefined) rec.actual = out.actual;
+        if (out.evidence) rec.evidence = out.evidence;
         if (!check.type.startsWith('element_') || rec.locator) rec.expect = expectCode(check, rec.locator?.code);
         if (!out.passed) rec.error = { code: 'assertion_failed', message: `Expected ${describeCheck(check)}${out.actual ? `; ${out.actual}` : ''}.` };
       } catch (err) {

@@ -41,6 +41,8 @@ export interface AssertionRecord {
   check: CheckSpec;
   passed: boolean;
   actual?: string;
+  /** A missing text: the elements that hold it hidden (and why), else the nearest visible texts. */
+  evidence?: { hidden: { text: string; why: string[]; where: string }[]; visible: number; nearest: { text: string; score: number; where: string }[] };
   /** Verified locator of the element checked, for element checks. */
   locator?: LocatorRecord;
   /** The same check as Playwright Test code. */
@@ -126,8 +128,11 @@ export interface CaseAttempt {
 
 export interface CaseUsage {
   turns: number;
+  /** From the provider's usage fields (prompt/input and completion/output tokens), summed over turns. */
   inputTokens: number;
   outputTokens: number;
+  /** Model requests retried (429, 5xx, timeouts) within those turns. */
+  retries?: number;
 }
 
 export interface CaseReport {
@@ -164,7 +169,11 @@ export interface RunReport {
   durationMs: number;
   cases: CaseReport[];
   /** passed excludes flaky cases (they passed only on a retry); both count as passing for the run's status. */
-  totals: { cases: number; passed: number; flaky: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number };
+  totals: {
+    cases: number; passed: number; flaky: number; failed: number; skipped: number; cancelled: number; steps: number; assertions: number; failedAssertions: number;
+    /** Model turns and tokens (provider usage fields) of every case, retried attempts included. */
+    turns: number; inputTokens: number; outputTokens: number;
+  };
   usage: CaseUsage;
   replayOf?: string;
   error?: StepError;
@@ -186,7 +195,7 @@ export type RunEvent =
   | { type: 'run_finished'; status: RunStatus; totals: RunReport['totals']; durationMs: number };
 
 export function emptyTotals(): RunReport['totals'] {
-  return { cases: 0, passed: 0, flaky: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0 };
+  return { cases: 0, passed: 0, flaky: 0, failed: 0, skipped: 0, cancelled: 0, steps: 0, assertions: 0, failedAssertions: 0, turns: 0, inputTokens: 0, outputTokens: 0 };
 }
 
 export function computeTotals(cases: CaseReport[]): RunReport['totals'] {
@@ -197,6 +206,9 @@ export function computeTotals(cases: CaseReport[]): RunReport['totals'] {
     t.steps += c.steps.length;
     t.assertions += c.assertions.length;
     t.failedAssertions += c.assertions.filter((a) => !a.passed).length;
+    t.turns += c.usage?.turns ?? 0;
+    t.inputTokens += c.usage?.inputTokens ?? 0;
+    t.outputTokens += c.usage?.outputTokens ?? 0;
   }
   return t;
 }

@@ -12,7 +12,24 @@ import type { Page } from 'playwright-core';
 
 type Wrapper = { _wrapApiCall?: (fn: () => Promise<unknown>, opts: { internal: boolean }) => Promise<unknown> };
 
-export function quietly<T>(page: Page, fn: () => Promise<T>): Promise<T> {
+// The wrapper also prefixes the message of an error thrown inside it with its own name
+// ("page._wrapApiCall: No element ..."): the message fn's error had is put back, so what
+// reaches a user (a run report, an API error) never names a Playwright internal.
+export async function quietly<T>(page: Page, fn: () => Promise<T>): Promise<T> {
   const wrap = (page as unknown as Wrapper)._wrapApiCall;
-  return typeof wrap === 'function' ? (wrap.call(page, fn, { internal: true }) as Promise<T>) : fn();
+  if (typeof wrap !== 'function') return fn();
+  let thrown: { error: unknown; message: string } | undefined;
+  try {
+    return (await wrap.call(page, async () => {
+      try {
+        return await fn();
+      } catch (err) {
+        if (err instanceof Error) thrown = { error: err, message: err.message };
+        throw err;
+      }
+    }, { internal: true })) as T;
+  } catch (err) {
+    if (thrown && err === thrown.error) (err as Error).message = thrown.message;
+    throw err;
+  }
 }

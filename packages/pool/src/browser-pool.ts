@@ -35,7 +35,7 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
   '--disable-dev-shm-usage',
-  // WebRTC must not open UDP that bypasses the egress proxy (see README, Egress policy).
+  // WebRTC must not open UDP that bypasses the egress proxy (see docs/security.md, "Egress policy").
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
@@ -195,7 +195,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
     if (root && mode === 'auto') {
       this.noSandbox = true;
-      this.log.warn({ sandbox: false, reason: 'root' }, 'SECURITY: running as root, so Chromium runs WITHOUT its sandbox (--no-sandbox). Run the service as a non-root user with user namespaces available (see README, "Tenant isolation"), or set CHROMIUM_SANDBOX=off to acknowledge.');
+      this.log.warn({ sandbox: false, reason: 'root' }, 'SECURITY: running as root, so Chromium runs WITHOUT its sandbox (--no-sandbox). Run the service as a non-root user with user namespaces available (see docs/security.md, "Chromium sandbox"), or set CHROMIUM_SANDBOX=off to acknowledge.');
       return;
     }
     this.noSandbox = false;
@@ -207,7 +207,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       const why = (err as Error).message.split('\n').find((l) => /sandbox|namespace|root/i.test(l)) ?? (err as Error).message.split('\n')[0];
       if (mode === 'on') throw new Error(`CHROMIUM_SANDBOX=on, but Chromium cannot start with its sandbox here: ${why}`);
       this.noSandbox = true;
-      this.log.warn({ sandbox: false, reason: why }, 'SECURITY: Chromium cannot use its sandbox on this host, so it runs WITHOUT it (--no-sandbox). See README, "Tenant isolation", for the container set-up it needs.');
+      this.log.warn({ sandbox: false, reason: why }, 'SECURITY: Chromium cannot use its sandbox on this host, so it runs WITHOUT it (--no-sandbox). See docs/security.md, "Chromium sandbox", for the container set-up it needs.');
     }
   }
 

@@ -36,8 +36,13 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  * frame starts): held back, it cost ~8 ms of every click (a frame's phase, 1.9 ms without;
  * bench/README.md, "A page task after a click"). Pages run their tasks as Chromium did
  * before the feature; none is dropped or reordered among themselves.
+ *
+ * AutofillServerCommunication: Chromium asks Google's autofill server about every form a page
+ * shows (content-autofill.googleapis.com). The egress proxy refuses it, and each refusal was
+ * an egress_denied event in the session's stream that no page caused
+ * (tests/security/egress-browser-noise.test.ts).
  */
-export const ARIADNE_DISABLED_FEATURES = ['DeferRendererTasksAfterInput'] as const;
+export const ARIADNE_DISABLED_FEATURES = ['DeferRendererTasksAfterInput', 'AutofillServerCommunication'] as const;
 
 /** The one --disable-features switch a pool browser is launched with. */
 export function disableFeaturesSwitch(): string {

@@ -20,7 +20,7 @@ export interface SessionManagerOptions {
   maxTtlSeconds: number;
   navigationTimeoutMs: number;
   allowedSchemes: string[];
-  /** Deadline of an operation on a tab that names none (README "Limits"). */
+  /** Deadline of an operation on a tab that names none (docs/security.md, "Limits"). */
   operationTimeoutMs?: number;
   /** Open tabs per role; popups over it are closed, openTab answers 409 tab_limit. */
   maxTabsPerRole?: number;

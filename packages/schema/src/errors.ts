@@ -71,6 +71,8 @@ export const ERROR_STATUS = {
   signature_expired: 401,
   invalid_payload: 400,
   invalid_schedule: 400,
+  /** A live-view stream (opened with a view token) only watches: it cannot drive the page. */
+  view_only: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

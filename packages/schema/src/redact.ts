@@ -1,26 +1,83 @@
-// What never reaches a log line or an error body: API keys (also when sent as a
-// percent-encoded ?token=), URL user-info and query values, and values typed into a
-// page (Playwright's call log writes `fill("<value>")`, `elementHandle.type("<text>")`).
+// What never reaches a log line or an error body: API keys (by parameter name, by value
+// when configured, by shape in query strings; also percent-encoded), URL user-info and
+// query values, and values typed into a page (Playwright's call log writes
+// `fill("<value>")`, `elementHandle.type("<text>")`).
 
 export const REDACTED = '[redacted]';
 
-/** Query parameter names whose value is a credential in OUR API's URLs (compared after decoding; sig: a signed report link). */
-const SECRET_PARAM = /^(token|access_token|api_?key|key|auth|authorization|password|secret|sig)$/i;
+/**
+ * Query parameter names whose value is a credential, compared after decoding and with
+ * `-`, `_` and `.` dropped: api-key, apiToken, access-token, client_secret, x-api-key,
+ * bearer, sig... (`maxTokens` is not one: it ends in "tokens").
+ */
+const SECRET_PARAM = /^(sig|signature|auth|authorization|bearer|jwt|session|sessionid|credentials?|[a-z0-9]*(token|key|secret|password|passwd|pwd|passphrase))$/i;
+
+function isSecretParam(name: string): boolean {
+  return SECRET_PARAM.test(name.trim().replace(/[-_.\s]/g, ''));
+}
+
+// Values known to be credentials (the configured API keys, model keys): redacted by value
+// wherever they appear in a log line, whatever parameter, header or text carries them.
+// One set per process: the request line's fast path and every logger share it.
+const known = new Set<string>();
+let knownPattern: RegExp | null = null;
+/** Shorter values are not registered: they would redact ordinary words. */
+export const MIN_SECRET_VALUE_LENGTH = 8;
+
+/** Registers credential values to redact by value in every log line of this process. */
+export function addSecretValues(values: Iterable<string | undefined | null>): void {
+  let added = false;
+  for (const v of values) {
+    if (typeof v !== 'string' || v.length < MIN_SECRET_VALUE_LENGTH) continue;
+    for (const form of new Set([v, encodeURIComponent(v)])) {
+      if (!known.has(form)) { known.add(form); added = true; }
+    }
+  }
+  if (!added) return;
+  // Longest first, so a value containing another is replaced whole.
+  const alternatives = [...known].sort((a, b) => b.length - a.length).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  knownPattern = new RegExp(alternatives.join('|'), 'g');
+}
+
+function redactKnown(s: string): string {
+  return knownPattern && s.length >= MIN_SECRET_VALUE_LENGTH ? s.replace(knownPattern, REDACTED) : s;
+}
+
+/** Our own ids (UUIDs) are not credentials even though they are long and mixed. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A value shaped like a key or token: 16 or more characters of the alphabets keys are
+ * written in (hex, base64, base64url, `sk-...`, `ghp_...`, JWTs), with letters and digits.
+ * Query values of this service's own API (numbers, refs, formats, tab ids) never are.
+ */
+export function looksLikeToken(v: string): boolean {
+  return v.length >= 16 && v.length <= 4096 && /^[A-Za-z0-9._~+/=-]+$/.test(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !UUID.test(v);
+}
 
 /**
  * A request URL of this service as it may be logged: the path as sent, the query
- * re-encoded from its decoded form, with credential parameters redacted. Parsing the
- * query the same way the auth hook does means `?%74oken=KEY` is caught like `?token=KEY`.
+ * re-encoded from its decoded form, with credentials redacted: values of parameters named
+ * like credentials, values shaped like keys or tokens under any name (`?q=<key>`), names
+ * shaped like them (a bare `?<key>`), and configured keys anywhere. Parsing the query the
+ * same way the auth hook does means `?%74oken=KEY` is caught like `?token=KEY`.
  */
 export function redactRequestUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0) return redactKnown(url);
   const params = new URLSearchParams(url.slice(q + 1));
   const out: string[] = [];
+  const credential = (v: string) => looksLikeToken(v) || redactKnown(v) !== v;
   for (const [name, value] of params) {
-    out.push(`${encodeURIComponent(name)}=${SECRET_PARAM.test(name.trim()) ? REDACTED : encodeURIComponent(value)}`);
+    const nameIsOne = credential(name);
+    const shownName = nameIsOne ? REDACTED : encodeURIComponent(name);
+    if (value === '') {
+      out.push(shownName);
+      continue;
+    }
+    out.push(`${shownName}=${nameIsOne || isSecretParam(name) || credential(value) ? REDACTED : encodeURIComponent(value)}`);
   }
-  return `${url.slice(0, q)}?${out.join('&')}`;
+  return `${redactKnown(url.slice(0, q))}?${out.join('&')}`;
 }
 
 // An absolute URL inside free text (error messages, call logs): scheme://..., up to a
@@ -55,7 +112,7 @@ const TYPED = /\b(fill|type|press|pressSequentially|insertText|setInputFiles)\(\
 
 /** Free text (an error message, a call log): URLs redacted, typed values removed. */
 export function redactText(text: string): string {
-  let s = text.replace(URL_IN_TEXT, (_m, scheme: string, rest: string) => scheme + redactUrlRest(rest));
+  let s = redactKnown(text).replace(URL_IN_TEXT, (_m, scheme: string, rest: string) => scheme + redactUrlRest(rest));
   if (!TYPED.test(s)) return s;
   // A typed value may span lines; drop everything up to the next call-log entry ("  - ...").
   const lines = s.split('\n');
@@ -135,7 +192,8 @@ export const LOG_REDACT_PATHS = [
  * string of a line (the message included) with URL user-info, query values and typed values
  * removed.
  */
-export function logRedaction() {
+export function logRedaction(opts: { secretValues?: Iterable<string | undefined | null> } = {}) {
+  if (opts.secretValues) addSecretValues(opts.secretValues);
   return {
     redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
     serializers: {

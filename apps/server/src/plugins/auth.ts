@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '@ariadne/schema';
+import { AppError, addSecretValues } from '@ariadne/schema';
 import type { SignedLinkGrant } from '../security/report-links.js';
+import { viewParam, type ViewGrant } from '../security/view-tokens.js';
 
 // API keys → tenants, checked in ONE place for every request whatever its headers:
 // a WebSocket upgrade is authenticated here too, so a keyless upgrade is refused with
@@ -14,6 +15,10 @@ declare module 'fastify' {
     tenant: string;
     /** Set when the request was let in by a signed report link instead of a key. */
     signedLink: SignedLinkGrant | null;
+    /** Set when the request was let in by a live-view token (watch only) instead of a key. */
+    viewGrant: ViewGrant | null;
+    /** Authenticated by the web console's sign-in cookie (console/index.ts), which set the tenant. */
+    consoleAuthed: boolean;
   }
 }
 
@@ -44,15 +49,21 @@ const SIGNED_ROUTES = new Set(['/v1/hooks/:hookId']);
 export const SIGNED_LINK_ROUTES = new Set(['/v1/runs/:id/report', '/v1/runs/:id/artifacts/:name']);
 /** Public only with METRICS_PUBLIC=1 (scrapers, load-balancer checks). */
 const METRICS_ROUTES = new Set(['/metrics', '/v1/pressure']);
-/** WebSocket routes: browsers cannot set headers on a WebSocket, so ?token= is accepted on the upgrade. */
+/**
+ * WebSocket routes: browsers cannot set headers on a WebSocket, so ?token= is accepted on
+ * the upgrade (and nowhere else: not on the live page, whose URL people keep and share).
+ */
 export const WEBSOCKET_ROUTES = new Set(['/v1/sessions/:id/stream', '/v1/runs/:id/stream']);
-/** Pages people open in a browser tab (GET only). */
-const QUERY_TOKEN_PAGES = new Set(['/v1/sessions/:id/live']);
+/** The live view page (GET) and the stream it opens (upgrade): a view token (?view=) opens them read-only. */
+export const LIVE_PAGE_ROUTE = '/v1/sessions/:id/live';
+const VIEW_STREAM_ROUTE = '/v1/sessions/:id/stream';
 
 export interface AuthOptions {
   metricsPublic?: boolean;
   /** Checks ?exp=&sig= on SIGNED_LINK_ROUTES: the run's tenant, or throws 401. */
   verifyLink?: (request: FastifyRequest, route: string) => Promise<{ tenant: string; grant: SignedLinkGrant }>;
+  /** Checks ?view= on the live page and its stream: the session's tenant, or throws 401. */
+  verifyView?: (request: FastifyRequest) => Promise<{ tenant: string; grant: ViewGrant }>;
 }
 
 export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): boolean {
@@ -62,8 +73,12 @@ export function isPublicRoute(routeUrl: string | undefined, opts: AuthOptions): 
 
 export function registerAuth(app: FastifyInstance, keys: Map<string, string>, opts: AuthOptions = {}): void {
   const authenticate = makeAuthenticator(keys);
+  // Whatever name (or no name) a key is sent under, no log line of this process shows it.
+  addSecretValues(keys.keys());
   app.decorateRequest('tenant', '');
   app.decorateRequest('signedLink', null);
+  app.decorateRequest('viewGrant', null);
+  app.decorateRequest('consoleAuthed', false);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // routeOptions.url is the matched route pattern (undefined for an unknown route,
     // which needs a key too: no route probing without one).
@@ -75,6 +90,8 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>, op
       throw new AppError('invalid_request', 'This route does not accept a WebSocket upgrade.');
     }
     if (isPublicRoute(route, opts)) return;
+    // Console pages, and the live view a console sign-in opens (console/index.ts runs first).
+    if (request.consoleAuthed) return;
     // A keyless GET carrying a signature on a signed-link route: the link decides (never
     // on an upgrade; in open mode there is nothing to check).
     if (route && SIGNED_LINK_ROUTES.has(route) && request.method === 'GET' && !upgrading && keys.size > 0
@@ -83,6 +100,18 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>, op
       request.tenant = tenant;
       request.signedLink = grant;
       return;
+    }
+    // A keyless live page (GET) or its stream (upgrade) with ?view=: the token decides.
+    if (keys.size > 0 && !request.headers.authorization && opts.verifyView && viewParam(request.url) !== null
+      && ((route === LIVE_PAGE_ROUTE && request.method === 'GET' && !upgrading) || (route === VIEW_STREAM_ROUTE && upgrading))) {
+      const { tenant, grant } = await opts.verifyView(request);
+      request.tenant = tenant;
+      request.viewGrant = grant;
+      return;
+    }
+    if (route === LIVE_PAGE_ROUTE && !request.headers.authorization && keys.size > 0 && tokenFromQuery(request.url)) {
+      // The API key in a page URL ends up in browser history, bookmarks and proxy logs.
+      throw new AppError('unauthorized', 'The live view no longer takes ?token=<key>: open a link from POST /v1/sessions/:id/live-link (a short-lived view token), or send Authorization: Bearer <key>.');
     }
     const header = request.headers.authorization ?? (queryTokenAllowed(request, route) ? tokenFromQuery(request.url) : undefined);
     const tenant = authenticate(header);
@@ -95,8 +124,7 @@ export function registerAuth(app: FastifyInstance, keys: Map<string, string>, op
 function queryTokenAllowed(request: FastifyRequest, route: string | undefined): boolean {
   if (!route) return false;
   // request.ws: this request arrived as a real upgrade (set by @fastify/websocket).
-  if (WEBSOCKET_ROUTES.has(route)) return (request as FastifyRequest & { ws?: boolean }).ws === true;
-  return QUERY_TOKEN_PAGES.has(route) && request.method === 'GET';
+  return WEBSOCKET_ROUTES.has(route) && (request as FastifyRequest & { ws?: boolean }).ws === true;
 }
 
 function hasSignature(url: string): boolean {

@@ -1,13 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { ServerDeps } from '../deps.js';
+import { linkWarnings } from '../security/public-url.js';
 
 // Liveness, readiness and the pool's state, for probes and operators.
 
 export const healthRoutes = (deps: ServerDeps): FastifyPluginAsync => async (app) => {
   app.get('/healthz', {
-    schema: { tags: ['ops'], summary: 'Alive', response: { 200: Type.Object({ ok: Type.Boolean(), node: Type.String() }) } },
-  }, async () => ({ ok: true, node: deps.config.nodeId }));
+    schema: {
+      tags: ['ops'],
+      summary: 'Alive (and what an operator should fix, e.g. report links that would point at loopback)',
+      response: { 200: Type.Object({ ok: Type.Boolean(), node: Type.String(), warnings: Type.Optional(Type.Array(Type.String(), { description: 'Configuration an operator should look at; absent when there is none.' })) }) },
+    },
+  }, async () => {
+    const warnings = linkWarnings(deps.config, deps.cluster?.nodeUrl);
+    return { ok: true, node: deps.config.nodeId, ...(warnings.length ? { warnings } : {}) };
+  });
 
   app.get('/readyz', {
     schema: {

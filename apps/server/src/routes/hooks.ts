@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -46,6 +46,42 @@ function httpUrlOrThrow(raw: string, field: string): void {
   if (!ok) throw new AppError('invalid_payload', `${field} must be an http(s) URL.`, { field });
 }
 
+/** How far ahead of this node's clock a signed GitHub time may be (clock skew), in ms. */
+const GITHUB_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Refuses a deployment_status whose signed time (updated_at, else created_at) is older than
+ * the replay window: once the dedupe record of a delivery is gone (DELIVERY_TTL_SECONDS,
+ * longer than any allowed window), its bytes would otherwise start runs again. A body
+ * without either time (not GitHub's) is left to the dedupe alone.
+ */
+function checkGitHubFreshness(ds: Record<string, unknown>, windowSeconds: number, now = Date.now()): void {
+  const raw = str(ds.updated_at, 64) ?? str(ds.created_at, 64);
+  if (!raw) return;
+  const at = Date.parse(raw);
+  if (!Number.isFinite(at)) throw new AppError('invalid_payload', 'deployment_status.updated_at is not a time.', { field: 'deployment_status.updated_at' });
+  if (at > now + GITHUB_CLOCK_SKEW_MS) {
+    throw new AppError('invalid_payload', 'deployment_status.updated_at is in the future (check this node\'s clock).', { field: 'deployment_status.updated_at' });
+  }
+  if (now - at > windowSeconds * 1000) {
+    throw new AppError('signature_expired', `This deployment status is from ${new Date(at).toISOString()}, older than the ${windowSeconds}-second replay window (HOOK_REPLAY_WINDOW_SECONDS): nothing started.`, { reason: 'expired', field: 'deployment_status.updated_at', windowSeconds });
+  }
+}
+
+/**
+ * The dedupe key of a GitHub delivery, from signed body fields only: the deployment
+ * status's id (one per status GitHub creates), else the deployment's id with the state,
+ * else the digest of the signed bytes (a replay is the same bytes).
+ */
+function githubDedupeKey(ds: Record<string, unknown>, deployment: Record<string, unknown>, state: string, body: Buffer): string {
+  const id = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : str(v, 100));
+  const statusId = id(ds.id);
+  if (statusId) return `github:status:${statusId}`;
+  const deploymentId = id(deployment.id);
+  if (deploymentId) return `github:deployment:${deploymentId}:${state}`;
+  return `github:body:${createHash('sha256').update(body).digest('hex')}`;
+}
+
 export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmitter, notifier?: Notifier): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Scoped to this plugin: every body is kept as the exact bytes received.
@@ -61,7 +97,6 @@ export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmit
     try {
       const run = await launchSuite(suites, runs, suite, {
         id, ...(baseUrl ? { baseUrl } : {}), trigger: { ...trigger, hookId },
-        origin: `${reply.request.protocol}://${reply.request.headers.host ?? 'localhost'}`,
         ...(notifier ? { onRecorded: (r) => notifier.launched(r) } : {}),
       });
       return reply.status(202).send({ status: 'accepted', suiteRun: run.id, runs: run.runs.map((r) => r.runId) });
@@ -108,6 +143,9 @@ export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmit
       const state = str(ds.state, 100);
       if (!state) throw new AppError('invalid_payload', 'deployment_status.state is missing.', { field: 'deployment_status.state' });
       if (state !== 'success') return reply.status(202).send({ status: 'ignored', reason: `Deployment state is "${state}"; only "success" starts runs.` });
+      // GitHub signs the body only (not X-GitHub-Delivery) and adds no timestamp: a replay
+      // is refused on what the signature covers. Too old: the status's own time.
+      checkGitHubFreshness(ds, deps.config.suites.hookReplayWindowSeconds);
       const environment = str(ds.environment, 200) ?? str(deployment.environment, 200);
       if (trigger.environments && !(environment && trigger.environments.includes(environment))) {
         return reply.status(202).send({ status: 'ignored', reason: `Environment "${environment ?? '(none)'}" is not one of this trigger's (${trigger.environments.join(', ')}).` });
@@ -117,7 +155,7 @@ export const hookRoutes = (deps: ServerDeps, suites: SuiteStore, runs: RunSubmit
       httpUrlOrThrow(url, 'deployment_status.environment_url');
       const repo = str(obj(payload.repository).full_name, 300);
       const sha = str(deployment.sha, 200);
-      return start(reply, suite, hookId, `github:${delivery}`, url, {
+      return start(reply, suite, hookId, githubDedupeKey(ds, deployment, state, body), url, {
         type: 'github', delivery, ...(repo ? { repo } : {}), ...(sha ? { sha } : {}), ...(environment ? { environment } : {}),
       });
     }

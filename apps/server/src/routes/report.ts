@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SAFE_ARTIFACT } from '@ariadne/flows';
@@ -6,6 +6,7 @@ import { runStoreFor } from './runs.js';
 import { ErrorResponse } from '@ariadne/schema';
 import type { ServerDeps } from '../deps.js';
 import { reportPage } from '../report/report-page.js';
+import { publicBaseUrl } from '../security/public-url.js';
 import { KEYED_VIEW_ARTIFACT_TTL, REPORT_LINK_DEFAULT_TTL, REPORT_LINK_MAX_TTL, REPORT_LINK_MIN_TTL, type ReportLinks } from '../security/report-links.js';
 
 // GET /v1/runs/:id/report: the run's report as a page for people (what a commit status
@@ -22,10 +23,6 @@ export const SignedLinkQuery = Type.Object({
 
 /** No script, no external resource: inline style (the page's own) and same-origin images. */
 export const REPORT_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-function baseUrlOf(req: FastifyRequest): string {
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-}
 
 export const reportRoutes = (deps: ServerDeps, links: ReportLinks): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -88,7 +85,7 @@ export const reportRoutes = (deps: ServerDeps, links: ReportLinks): FastifyPlugi
   }, async (req) => {
     const rec = await store.getFor(req.tenant, req.params.id);
     const body = (req.body ?? {}) as { ttlSeconds?: number };
-    const link = await links.signedReportUrl(rec.id, rec.tenant, { ttlSeconds: body.ttlSeconds ?? REPORT_LINK_DEFAULT_TTL, publicBase: baseUrlOf(req) });
+    const link = await links.signedReportUrl(rec.id, rec.tenant, { ttlSeconds: body.ttlSeconds ?? REPORT_LINK_DEFAULT_TTL, publicBase: publicBaseUrl(deps.config, deps.cluster?.nodeUrl) });
     return { url: link.url, expiresAt: link.expiresAt };
   });
 };

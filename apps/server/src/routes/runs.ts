@@ -40,7 +40,8 @@ export const CreateRunBody = Type.Object({
   model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Model API key for this run (never returned).' })),
   baseUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Model API base URL (OpenAI-compatible servers: Ollama, vLLM, LM Studio).' })),
-  variables: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][\\w.-]*$' }), Type.String({ maxLength: 10_000 }), { maxProperties: 200 })),
+  variables: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][\\w.-]*$' }), Type.String({ maxLength: 10_000 }), { maxProperties: 200, description: 'Values for {{NAME}} in the plan. Names like PASSWORD, TOKEN, SECRET, KEY, OTP or PIN are secret: never returned, scrubbed from reports, events, logs and traces, and sealed at rest with SECRETS_KEY.' })),
+  secrets: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][\\w.-]*$' }), Type.String({ maxLength: 10_000 }), { maxProperties: 200, description: 'Variables that are secret whatever their names (write-only): used like variables, never returned nor shown in reports, events, logs or traces; sealed at rest with SECRETS_KEY (without it, stored as given, like apiKey).' })),
   roles: Type.Optional(Type.Array(RoleSpec, { maxItems: 16, description: 'Context settings for roles the plan uses.' })),
   callbackUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'http(s) URL the final report is POSTed to, signed (X-Ariadne-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">) and tried again with backoff; every try is listed in the run\'s deliveries.' })),
   callbackSecret: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'Signs the callback (write-only). Left out: the service generates one and answers it once, as callbackSecret in the 202 answer.' })),
@@ -111,6 +112,26 @@ async function withRunQuota<T extends { id: string }>(deps: ServerDeps, store: R
 /** Submits runs counted against the tenant's max_runs, as POST /v1/runs does (suites, schedules). */
 export function quotaSubmitter(deps: ServerDeps, store: RunStore, runs: RunService): { submit(tenant: string, body: SubmitBody): Promise<RunRecord> } {
   return { submit: (tenant, body) => withRunQuota(deps, store, tenant, () => runs.submit(tenant, body)) };
+}
+
+/**
+ * A run's `secrets` (variables secret whatever their names): with SECRETS_KEY the run
+ * service seals them; without it they travel as variables listed in secretNames, stored
+ * as given (like the run's apiKey) and scrubbed from every output all the same.
+ */
+function withExplicitSecrets(body: SubmitBody, sealable: boolean): SubmitBody {
+  const secrets = body.secrets;
+  if (!secrets || !Object.keys(secrets).length) {
+    const { secrets: _none, secretNames: _internal, ...rest } = body;
+    return rest;
+  }
+  for (const name of Object.keys(secrets)) {
+    if (body.variables && Object.hasOwn(body.variables, name)) throw new AppError('invalid_request', `"${name}" is both a variable and a secret.`, { field: `secrets.${name}` });
+  }
+  const { secretNames: _internal, ...rest } = body;
+  if (sealable) return { ...rest, secretNames: Object.keys(secrets) };
+  const { secrets: _given, ...plain } = rest;
+  return { ...plain, variables: { ...(body.variables ?? {}), ...secrets }, secretNames: Object.keys(secrets) };
 }
 
 function baseUrlOf(req: FastifyRequest): string {
@@ -243,7 +264,7 @@ export const runRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fastif
       response: { 202: RunViewSchema, ...errors },
     },
   }, async (req, reply) => {
-    const rec = await withRunQuota(deps, store, req.tenant, () => runs.submit(req.tenant, req.body as SubmitBody));
+    const rec = await withRunQuota(deps, store, req.tenant, () => runs.submit(req.tenant, withExplicitSecrets(req.body as SubmitBody, config.suites.secretsKey !== null)));
     return reply.status(202).send({ ...runView(rec, baseUrlOf(req), false), ...(rec.callbackSecret ? { callbackSecret: rec.callbackSecret } : {}) });
   });
 

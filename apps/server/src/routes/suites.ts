@@ -5,6 +5,7 @@ import { AppError, ErrorResponse } from '@ariadne/schema';
 import { parsePlan } from '@ariadne/flows';
 import { bullPrefix } from '@ariadne/cluster';
 import { ReportLinks } from '../security/report-links.js';
+import { publicBaseUrl } from '../security/public-url.js';
 import { checkEgressUrl } from '@ariadne/egress';
 import { checkSchedule, launchSuite, Notifier, suiteStatus, suiteStatusOf, SuiteScheduler, SuiteStore, type Suite, type SuiteInput, type SuiteRun } from '@ariadne/suites';
 import type { ServerDeps } from '../deps.js';
@@ -72,7 +73,8 @@ export function createNotifier(deps: Pick<ServerDeps, 'config' | 'egress' | 'red
     fetch: deps.egress?.fetch ?? fetch,
     retry: { attempts: config.notify.attempts, backoffMs: config.notify.backoffMs },
     publicUrl: config.notify.publicUrl,
-    fallbackOrigin: deps.nodeUrl || config.cluster.nodeUrl || `http://${config.host}:${config.port}`,
+    // Never the request's Host (security/public-url.ts); the cluster's URL is known once listening.
+    fallbackOrigin: () => publicBaseUrl(config, deps.nodeUrl || (deps as Partial<ServerDeps>).cluster?.nodeUrl),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
 }

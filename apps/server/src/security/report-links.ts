@@ -26,7 +26,8 @@ export const KEYED_VIEW_ARTIFACT_TTL = 6 * 3600;
 
 const SIG = /^[0-9a-f]{64}$/;
 
-export type LinkPurpose = 'report' | `artifact:${string}`;
+/** live: a session's live view (security/view-tokens.ts), with the session id in place of the run id. */
+export type LinkPurpose = 'report' | `artifact:${string}` | 'live';
 
 export class ReportLinks {
   private key: Promise<Buffer> | null = null;

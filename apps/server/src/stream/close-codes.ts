@@ -1,6 +1,6 @@
 // WebSocket close codes of GET /v1/sessions/:id/stream. Each end of a stream has its
 // own code, so a client can tell an expired session from a crashed one without
-// parsing text. Documented in README.md; 4xxx mirrors the HTTP status where it can.
+// parsing text. Documented in docs/api.md; 4xxx mirrors the HTTP status where it can.
 
 export const CLOSE = {
   /** The client closed, or the server closed normally. */
@@ -16,7 +16,7 @@ export const CLOSE = {
   session_deleted: { code: 4410, reason: 'session_deleted' },
   session_crashed: { code: 4500, reason: 'session_crashed' },
   session_lost: { code: 4503, reason: 'session_lost' },
-  /** The client reads slower than its events come: its send queue stayed over the cap (README "Limits"). */
+  /** The client reads slower than its events come: its send queue stayed over the cap (docs/security.md, "Limits"). */
   slow_consumer: { code: 4008, reason: 'slow_consumer' },
   /** The client stopped answering pings. */
   ping_timeout: { code: 4000, reason: 'ping_timeout' },

@@ -48,6 +48,11 @@ function validatorFor(op: PageOp): ValidateFunction {
 
 const OPS = new Map(ALL_OPS.map((op) => [op.name, op]));
 const CONTROL_OPS = ['subscribe', 'unsubscribe', 'ping', 'session', 'screencast.start', 'screencast.stop', 'screencast.stats'];
+/** What a stream opened with a live-view token may do: watch (no action, no navigation, no script). */
+const VIEW_OPS = new Set([...CONTROL_OPS, 'snapshot']);
+
+/** full: opened with the API key; view: opened with a live-view token (security/view-tokens.ts). */
+export type StreamAccess = 'full' | 'view';
 
 const ERROR_CLOSE: Partial<Record<string, CloseKey>> = {
   session_not_found: 'session_not_found',
@@ -92,6 +97,7 @@ export class StreamConnection {
     private readonly opts: StreamOptions,
     private readonly log: FastifyBaseLogger,
     private readonly requestId?: string,
+    private readonly access: StreamAccess = 'full',
   ) {
     this.tokens = opts.messagesPerSecond * 2;
   }
@@ -113,7 +119,7 @@ export class StreamConnection {
     this.socket.on('error', () => this.cleanup());
 
     const replay = since !== undefined ? this.hub.replay(this.sessionId, since) : null;
-    this.send({ event: 'hello', sessionId: this.sessionId, lastSeq: this.hub.lastSeq(this.sessionId), eventTypes: EVENT_TYPES, ops: [...CONTROL_OPS, ...OPS.keys()] });
+    this.send({ event: 'hello', sessionId: this.sessionId, lastSeq: this.hub.lastSeq(this.sessionId), eventTypes: EVENT_TYPES, ops: this.ops(), ...(this.access === 'view' ? { access: 'view' } : {}) });
     if (replay) {
       if (replay.gap) this.send({ event: 'resume_gap', ...replay.gap });
       for (const e of replay.events) if (this.subscriptions.has(e.event)) this.sendEvent(e);
@@ -246,7 +252,15 @@ export class StreamConnection {
     }
   }
 
+  private ops(): string[] {
+    const all = [...CONTROL_OPS, ...OPS.keys()];
+    return this.access === 'view' ? all.filter((o) => VIEW_OPS.has(o)) : all;
+  }
+
   private async dispatch(op: string, role: string, page: string | undefined, params: Record<string, unknown>): Promise<unknown> {
+    if (this.access === 'view' && !VIEW_OPS.has(op) && (OPS.has(op) || CONTROL_OPS.includes(op))) {
+      throw new AppError('view_only', `This stream was opened with a live-view link: it can watch (${[...VIEW_OPS].join(', ')}) but not run "${op}".`, { op });
+    }
     switch (op) {
       case 'ping':
         return { pong: Date.now() };
@@ -269,7 +283,7 @@ export class StreamConnection {
         return Object.fromEntries([...this.watchers.entries()].map(([k, w]) => [k, { sent: w.watcher.sent, dropped: w.watcher.dropped, maxFps: w.watcher.maxFps }]));
     }
     const pageOp = OPS.get(op);
-    if (!pageOp) throw new AppError('invalid_request', `Unknown op "${op}".`, { field: 'op', ops: [...CONTROL_OPS, ...OPS.keys()] });
+    if (!pageOp) throw new AppError('invalid_request', `Unknown op "${op}".`, { field: 'op', ops: this.ops() });
     const input = { ...params };
     const validate = validatorFor(pageOp);
     if (!validate(input)) {

@@ -9,7 +9,7 @@ import type { PageState } from '@ariadne/page';
 export const EVENT_TYPES = [
   'navigation', 'load', 'console', 'pageerror', 'dialog', 'tab_opened', 'tab_closed', 'download',
   'request_failed', 'page_crashed', 'session_expiring', 'session_closed', 'egress_denied',
-  // Limits (README "Limits"): events left out under a flood, and a tab or download refused.
+  // Limits (docs/security.md, "Limits"): events left out under a flood, and a tab or download refused.
   'dropped', 'limit_reached',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

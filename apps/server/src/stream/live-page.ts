@@ -1,9 +1,27 @@
 // The live view: one static HTML page with inline script, no build step. It opens the
 // session's WebSocket stream, shows the screencast of the chosen role and tab, the
 // event log, and the latest snapshot text, all updating live.
+//
+// Served with a strict CSP (its one script runs by nonce; it connects to this origin
+// only; images are the frames it receives as data: URLs) and no Referer. With API keys
+// the page carries a short-lived view token (security/view-tokens.ts) for its stream,
+// never the key: it takes the token out of the address bar once loaded.
 
-export function livePage(sessionId: string): string {
-  const id = JSON.stringify(sessionId).replace(/</g, '\\u003c');
+/**
+ * The report page's policy (routes/report.ts), plus this page's own script and stream. Only
+ * the service's own pages may frame it (the console shows it beside a session's event log);
+ * no other origin can.
+ */
+export function liveCsp(nonce: string): string {
+  return `default-src 'none'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`;
+}
+
+const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+export function livePage(sessionId: string, opts: { nonce: string; view?: { token: string; exp: number } | null }): string {
+  const id = json(sessionId);
+  const view = json(opts.view ?? null);
+  const nonce = opts.nonce.replace(/[^A-Za-z0-9+/=]/g, '');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -36,11 +54,16 @@ export function livePage(sessionId: string): string {
   <section><h2>Events</h2><ul id="events"></ul></section>
   <section><h2>Snapshot <span id="snapinfo"></span></h2><pre id="snapshot"></pre></section>
 </aside>
-<script>
+<script nonce="${nonce}">
 (() => {
   const sessionId = ${id};
+  // The stream's credential: a view token (never the API key), kept in memory only.
+  const view = ${view};
   const qs = new URLSearchParams(location.search);
-  const token = qs.get('token');
+  if (qs.has('view')) {
+    qs.delete('view');
+    history.replaceState(null, '', location.pathname + (qs.toString() ? '?' + qs : ''));
+  }
   const $ = (s) => document.getElementById(s);
   $('sid').textContent = sessionId;
   let ws, nextId = 1, lastSeq, frames = 0;
@@ -90,7 +113,7 @@ export function livePage(sessionId: string): string {
   function connect() {
     const url = new URL('/v1/sessions/' + encodeURIComponent(sessionId) + '/stream', location.href);
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    if (token) url.searchParams.set('token', token);
+    if (view) url.searchParams.set('view', view.token);
     if (lastSeq !== undefined) url.searchParams.set('since', String(lastSeq));
     ws = new WebSocket(url);
     ws.onmessage = async (m) => {
@@ -117,7 +140,9 @@ export function livePage(sessionId: string): string {
     ws.onclose = (e) => {
       $('status').textContent = 'closed: ' + (e.reason || e.code);
       document.body.dataset.closed = String(e.code);
-      // Reconnect after transient drops; a session that ended stays closed.
+      // Reconnect after transient drops; a session that ended stays closed, and so does
+      // a view whose link has expired (a new link is needed).
+      if (view && Date.now() / 1000 >= view.exp) { $('status').textContent = 'view link expired: ask for a new one'; return; }
       if (e.code === 1006 || e.code === 4000) setTimeout(connect, 1000);
     };
   }

@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { FetchLike } from '@ariadne/egress';
 import { ModelPlanner, notAPlannerReply, type ToolDef, type ToolResult, type TurnResult } from './model.js';
 
-// The Anthropic planner: Messages API with tool use (@anthropic-ai/sdk). The SDK
-// retries 429 and 5xx answers itself (honouring retry-after), up to maxRetries.
+// The Anthropic planner: Messages API with tool use (@anthropic-ai/sdk). 429 and 5xx
+// answers are retried by ModelPlanner (bounded, honouring retry-after), not the SDK.
 
 type Msg = { role: 'user' | 'assistant'; content: unknown };
 
@@ -12,9 +12,11 @@ export class AnthropicPlanner extends ModelPlanner {
   private readonly client: Anthropic;
   private messages: Msg[] = [];
 
-  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; maxTokens?: number; fetch?: FetchLike }) {
+  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; maxTokens?: number; requestTimeoutMs?: number; fetch?: FetchLike }) {
     super(o.model);
-    this.client = new Anthropic({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.fetch ? { fetch: o.fetch as never } : {}), maxRetries: o.maxRetries ?? 3, timeout: 120_000 });
+    // Retries are the planner's own (ModelPlanner.turnWithRetry: bounded, Retry-After honoured).
+    this.client = new Anthropic({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.fetch ? { fetch: o.fetch as never } : {}), maxRetries: 0, timeout: o.requestTimeoutMs ?? 120_000 });
+    if (o.maxRetries !== undefined) this.retry.maxRetries = o.maxRetries;
     this.maxTokens = o.maxTokens ?? 1024;
   }
 
@@ -44,7 +46,8 @@ export class AnthropicPlanner extends ModelPlanner {
     const text = res.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
     // The assistant turn goes back verbatim (tool_use ids must match the results).
     this.pending = res.content;
-    return { calls, text, inputTokens: res.usage.input_tokens, outputTokens: res.usage.output_tokens };
+    const refused = (res.stop_reason as string) === 'refusal' && !calls.length;
+    return { calls, text, inputTokens: res.usage.input_tokens, outputTokens: res.usage.output_tokens, ...(refused ? { refusal: text } : {}) };
   }
 
   private pending: unknown = null;

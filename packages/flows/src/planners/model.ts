@@ -6,7 +6,7 @@ import type { PlanCase, PlanStep } from '../plan.js';
 import { enterOneTimeCode } from '../one-time-code.js';
 import { assertEmailReceived, assertHttp, currentUrl, httpStep, nextCode, openEmailLink, useNewEmail } from '../mail-steps.js';
 import type { CheckSpec } from '../types.js';
-import { CaseStop, errorOf, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
+import { CaseStop, errorOf, focusOnly, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import type { Planner } from './planner.js';
 import { egressDenial, deniedErrorFrom } from '@ariadne/egress';
 
@@ -31,6 +31,8 @@ export interface TurnResult {
   text: string;
   inputTokens: number;
   outputTokens: number;
+  /** The model declined to go on (OpenAI's `refusal`, Anthropic's stop_reason "refusal"). */
+  refusal?: string;
 }
 
 export interface ToolResult {
@@ -38,6 +40,8 @@ export interface ToolResult {
   name: string;
   content: string;
   isError: boolean;
+  /** The result holds a whole snapshot of this role (older ones get left out). */
+  snapshotOf?: string;
 }
 
 export interface ToolDef {
@@ -48,11 +52,12 @@ export interface ToolDef {
 
 const ROLE_ARG = { type: 'string', description: 'Role (browser context) to act in; default: the step\'s role.' };
 const STEP_ARG = { type: 'integer', minimum: 1, description: 'Number of the plan step this serves.' };
+const REF_ARG = { type: 'string', description: 'A ref from your last snapshot (or a later action\'s changes), e.g. e12.' };
 
 export const TOOLS: ToolDef[] = [
   {
     name: 'snapshot',
-    description: 'Accessibility snapshot of the role\'s page (YAML, elements carry [ref=eN]). Call it first on every new page and after any failed action; act only on refs from your LAST snapshot.',
+    description: 'Accessibility snapshot of the role\'s page (YAML, elements carry [ref=eN]; a name in [inferred=...] is one a person would read where the element has no accessible name; [type=date], [multiline] tell the kind of field). Call it first on every new page and after any failed action; act only on refs from your LAST snapshot. After each action you get only what changed, not a new snapshot: call snapshot when you need the whole page again.',
     parameters: { type: 'object', properties: { role: ROLE_ARG }, additionalProperties: false },
   },
   {
@@ -62,23 +67,68 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'click',
-    description: 'Click the element with this ref (checkboxes, links, buttons).',
-    parameters: { type: 'object', properties: { ref: { type: 'string', description: 'A ref from your last snapshot, e.g. e12.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref'], additionalProperties: false },
+    description: 'Click the element with this ref (links, buttons, icons, clickable words). The answer says what changed on the page.',
+    parameters: { type: 'object', properties: { ref: REF_ARG, double: { type: 'boolean', description: 'Double-click.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref'], additionalProperties: false },
   },
   {
     name: 'type',
-    description: 'Replace the text of a field. keyByKey: true types one key at a time into the first box of a split input (one-time codes), letting the page move the focus.',
-    parameters: { type: 'object', properties: { ref: { type: 'string' }, text: { type: 'string' }, keyByKey: { type: 'boolean' }, submit: { type: 'boolean', description: 'Press Enter after.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'text'], additionalProperties: false },
+    description: 'Replace the text of a field. submit: true presses Enter after (the answer says whether the page took it). keyByKey: true types one key at a time into the first box of a split input (one-time codes), letting the page move the focus.',
+    parameters: { type: 'object', properties: { ref: REF_ARG, text: { type: 'string' }, keyByKey: { type: 'boolean' }, submit: { type: 'boolean', description: 'Press Enter after.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'text'], additionalProperties: false },
   },
   {
     name: 'select',
-    description: 'Choose an option (by value or label) in a select element.',
-    parameters: { type: 'object', properties: { ref: { type: 'string' }, value: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'value'], additionalProperties: false },
+    description: 'Choose an option in a select element or listbox: by its visible label (default) or its value.',
+    parameters: { type: 'object', properties: { ref: REF_ARG, value: { type: 'string', description: 'The option\'s label (or value with by: "value").' }, by: { type: 'string', enum: ['label', 'value'] }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'value'], additionalProperties: false },
+  },
+  {
+    name: 'check',
+    description: 'Tick a checkbox, radio button or switch (read back after: fails if it did not take).',
+    parameters: { type: 'object', properties: { ref: REF_ARG, role: ROLE_ARG, step: STEP_ARG }, required: ['ref'], additionalProperties: false },
+  },
+  {
+    name: 'uncheck',
+    description: 'Untick a checkbox or switch (read back after).',
+    parameters: { type: 'object', properties: { ref: REF_ARG, role: ROLE_ARG, step: STEP_ARG }, required: ['ref'], additionalProperties: false },
+  },
+  {
+    name: 'hover',
+    description: 'Move the mouse over the element (reveals row actions, menus, tooltips). The answer lists what appeared.',
+    parameters: { type: 'object', properties: { ref: REF_ARG, role: ROLE_ARG, step: STEP_ARG }, required: ['ref'], additionalProperties: false },
+  },
+  {
+    name: 'drag',
+    description: 'Drag the element with ref and drop it on the element with targetRef.',
+    parameters: { type: 'object', properties: { ref: REF_ARG, targetRef: { type: 'string', description: 'Where to drop: a ref from your last snapshot.' }, role: ROLE_ARG, step: STEP_ARG }, required: ['ref', 'targetRef'], additionalProperties: false },
+  },
+  {
+    name: 'upload',
+    description: 'Put files in a file input (ref): each file has a name and its text content (or contentBase64 for binary).',
+    parameters: {
+      type: 'object',
+      properties: {
+        ref: REF_ARG,
+        files: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object', properties: { name: { type: 'string' }, content: { type: 'string' }, contentBase64: { type: 'string' }, mimeType: { type: 'string' } }, required: ['name'] } },
+        role: ROLE_ARG,
+        step: STEP_ARG,
+      },
+      required: ['ref', 'files'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'scroll',
+    description: 'Scroll the page (no ref) or a scrollable element (ref): direction up, down, left, right, top or bottom; amount in pixels (default 600).',
+    parameters: { type: 'object', properties: { ref: REF_ARG, direction: { type: 'string', enum: ['up', 'down', 'left', 'right', 'top', 'bottom'] }, amount: { type: 'integer', minimum: 1, maximum: 100000 }, role: ROLE_ARG, step: STEP_ARG }, required: ['direction'], additionalProperties: false },
   },
   {
     name: 'press',
-    description: 'Press a key (Enter, Tab, Escape, Control+A ...), on a ref or on the page.',
-    parameters: { type: 'object', properties: { key: { type: 'string' }, ref: { type: 'string' }, role: ROLE_ARG, step: STEP_ARG }, required: ['key'], additionalProperties: false },
+    description: 'Press a key (Enter, Tab, Escape, ArrowDown, Control+A ...) on a ref, or on the page (no ref: whatever has the focus).',
+    parameters: { type: 'object', properties: { key: { type: 'string' }, ref: REF_ARG, role: ROLE_ARG, step: STEP_ARG }, required: ['key'], additionalProperties: false },
+  },
+  {
+    name: 'back',
+    description: 'Go back one page in the tab\'s history (the browser\'s Back button).',
+    parameters: { type: 'object', properties: { role: ROLE_ARG, step: STEP_ARG }, additionalProperties: false },
   },
   {
     name: 'handle_dialog',
@@ -142,7 +192,8 @@ export const TOOLS: ToolDef[] = [
 export const SYSTEM_PROMPT = [
   'You run one test case of a plain-English plan in a real browser through tools.',
   'Rules:',
-  '1. Call snapshot before acting on a page you have not seen, and act only on [ref=eN] ids from your LAST snapshot of that role. Never invent refs or selectors.',
+  '1. Call snapshot before acting on a page you have not seen, and act only on [ref=eN] ids from your LAST snapshot of that role (or from the changes an action answered since). Never invent refs or selectors.',
+  '1b. Each action answers what it changed on the page (added, removed, changed elements with their refs and text). "no change seen" means the action probably did not work: look again (snapshot) before going on; never assume it worked.',
   '2. After a failed action, call snapshot again for fresh refs; do not retry with a reworded guess.',
   '3. Pass "step" (the plan step number) with every action and assertion.',
   '4. Every step marked MANDATORY needs an assert call that checks it; the service evaluates it on the page.',
@@ -156,6 +207,11 @@ export function casePrompt(c: PlanCase, roles: string[]): string {
   for (const s of c.steps) lines.push(`${s.index}. [role ${s.role}]${s.mandatory ? ' MANDATORY' : ''} ${s.resolved}`);
   lines.push('Start with snapshot.');
   return lines.join('\n');
+}
+
+/** The name a person reads: the accessible name, else the page layer's inferred one (surface issue). */
+function personName(n: { name?: string }): string {
+  return n.name || (n as { inferredName?: string }).inferredName || '';
 }
 
 function str(v: unknown): string | undefined {
@@ -173,7 +229,7 @@ export function validateArgs(call: ToolCall): string | null {
     const p = schema.properties[k];
     if (!p) return `${call.name} has no argument "${k}".`;
     const t = p.type === 'integer' ? 'number' : p.type;
-    if (v !== null && typeof v !== t) return `${call.name}.${k} must be a ${p.type}.`;
+    if (t === 'array' ? !Array.isArray(v) : v !== null && (typeof v !== t || (t === 'object' && Array.isArray(v)))) return `${call.name}.${k} must be ${p.type === 'array' || p.type === 'integer' ? 'an' : 'a'} ${p.type}.`;
     if (p.enum && !p.enum.includes(String(v))) return `${call.name}.${k} must be one of ${p.enum.join(', ')}.`;
   }
   return null;
@@ -200,21 +256,130 @@ export function notAPlannerReply(expected: string, answer: unknown): AppError {
  * a short labelled excerpt of what the API answered (SDK errors carry the whole body,
  * which for a tenant-chosen base URL could be anything that URL returns).
  */
-export function modelRequestError(err: unknown): unknown {
+export function modelRequestError(err: unknown, attempts = 1): unknown {
   if (err instanceof AppError) return err;
   const denied = egressDenial(err);
   if (denied) return deniedErrorFrom(denied, 'baseUrl');
   const e = err as { status?: unknown; name?: string; message?: string };
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
   if (e && typeof e.status === 'number') {
-    return new AppError('model_error', `The model API answered HTTP ${e.status}.`, {
+    return new AppError('model_error', `The model API answered HTTP ${e.status}${tries}.`, {
       status: e.status,
+      attempts,
       untrustedExcerpt: `model API answer, first ${EXCERPT_CHARS} characters: ${untrustedExcerpt(e.message ?? '')}`,
     });
   }
-  if (e && /APIConnection(Timeout)?Error/.test(e.name ?? '')) {
-    return new AppError('model_error', `Could not reach the model API (${/Timeout/.test(e.name ?? '') ? 'timeout' : 'connection error'}).`);
-  }
+  const conn = connectionError(err);
+  if (conn) return new AppError('model_error', `Could not reach the model API (${conn === 'timeout' ? 'no answer within the request timeout' : 'connection error'})${tries}.`, { attempts });
   return err;
+}
+
+/** An SDK's connection error (the OpenAI SDK names its errors "Error": their class tells). */
+function connectionError(err: unknown): 'timeout' | 'connection' | null {
+  const e = err as { name?: string; constructor?: { name?: string } } | null;
+  const names = `${e?.name ?? ''} ${e?.constructor?.name ?? ''}`;
+  if (/APIConnectionTimeoutError/.test(names)) return 'timeout';
+  if (/APIConnectionError/.test(names)) return 'connection';
+  return null;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first request (so maxRetries + 1 requests at most). */
+  maxRetries: number;
+  /** The longest wait a Retry-After may ask for; more fails the case at once. */
+  maxWaitMs: number;
+  /** First backoff when the answer says nothing (doubled each time). */
+  baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, maxWaitMs: 30_000, baseDelayMs: 500 };
+
+/** The wait an error answer asks for: retry-after-ms, else Retry-After (seconds or an HTTP date); null when none. */
+export function retryAfterMs(headers: unknown, now = Date.now()): number | null {
+  const get = (name: string): string | null => {
+    if (!headers) return null;
+    if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
+    const v = (headers as Record<string, unknown>)[name];
+    return typeof v === 'string' ? v : null;
+  };
+  const ms = Number(get('retry-after-ms'));
+  if (get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = get('retry-after');
+  if (raw === null || raw.trim() === '') return null;
+  const secs = Number(raw);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(raw);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}
+
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Cut a text to n characters, on one line. */
+function clip(v: unknown, n = 120): string {
+  const t = String(v ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+/** The words of a diff entry's content (strings, and the names and content of ref-less children). */
+function contentText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(contentText).filter(Boolean).join(' ');
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return [o.name, o.inferredName, o.text, contentText(o.content ?? o.children)].filter((x) => typeof x === 'string' && x).join(' ');
+  }
+  return '';
+}
+
+/** One diff node as a line: role, the name a person reads, its text, its ref. */
+function diffNode(x: Record<string, unknown>): string {
+  const name = (x.name || x.displayName || x.inferredName) as string | undefined;
+  const text = typeof x.text === 'string' ? x.text : '';
+  return `${x.role}${name ? ` "${clip(name, 80)}"` : ''}${text && text !== name ? `: "${clip(text)}"` : ''} (ref ${x.ref})`;
+}
+
+/**
+ * A snapshot diff as lines of words for the model: what appeared, went away or changed,
+ * with text and refs (never raw JSON). Refs are written "ref eN" so a diff never reads as
+ * a snapshot.
+ */
+export function renderDiff(d: { added: unknown[]; removed: unknown[]; changed: unknown[] }, cutHint?: string, max = 60): string[] {
+  const out: string[] = [];
+  for (const a of d.added as Record<string, unknown>[]) out.push(`+ ${diffNode(a)}${a.parentRef ? ` in ref ${a.parentRef}` : ''}`);
+  for (const r of d.removed as Record<string, unknown>[]) out.push(`- ${diffNode(r)}`);
+  for (const c of d.changed as Record<string, unknown>[]) {
+    if (focusOnly(c as never)) continue;
+    if (typeof c.summary === 'string') {
+      // The page layer said it in words (seams §4).
+      out.push(`~ ${c.role ?? ''}${c.name ? ` "${clip(c.name, 80)}"` : ''} (ref ${c.ref}): ${clip(c.summary, 200)}`);
+      continue;
+    }
+    const before = (c.before ?? {}) as Record<string, unknown>;
+    const after = (c.after ?? {}) as Record<string, unknown>;
+    const what: string[] = [];
+    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      if (k === 'ref' || JSON.stringify(before[k]) === JSON.stringify(after[k])) continue;
+      if (k === 'content' || k === 'children' || k === 'text') what.push(`text "${clip(contentText(before[k]), 60)}" → "${clip(contentText(after[k]), 60)}"`);
+      else what.push(`${k} ${before[k] === undefined ? '(none)' : JSON.stringify(before[k])} → ${after[k] === undefined ? '(none)' : JSON.stringify(after[k])}`);
+    }
+    const role = after.role ?? before.role ?? '';
+    const name = after.name ?? before.name;
+    out.push(`~ ${role}${name ? ` "${clip(name, 80)}"` : ''} (ref ${c.ref}): ${what.join('; ') || 'changed'}`);
+  }
+  if (out.length > max) out.splice(max, out.length - max, `… ${out.length - max} more change(s): call snapshot to see the page.`);
+  if (cutHint) out.push(cutHint);
+  return out.length ? ['changes:', ...out] : [];
 }
 
 export abstract class ModelPlanner implements Planner {
@@ -245,6 +410,40 @@ export abstract class ModelPlanner implements Planner {
     this.snapshotIds.set(role, [id]);
   }
 
+  /** How model requests are retried: 429 and 5xx answers, timeouts and lost connections. */
+  readonly retry: RetryPolicy = { ...DEFAULT_RETRY };
+
+  /**
+   * One turn, retried a bounded number of times. A 429 (or 503) that says when to come
+   * back (retry-after-ms, Retry-After in seconds or as a date) is waited out when that is
+   * within maxWaitMs, and the case fails at once with the wait asked when it is not;
+   * without a Retry-After the waits back off (0.5 s, 1 s, 2 s ...). The SDKs' own retries
+   * are off, so every retry is this one, bounded and said in the error.
+   */
+  private async turnWithRetry(tools: CaseTools): Promise<TurnResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.turn(SYSTEM_PROMPT, TOOLS, tools.signal);
+      } catch (err) {
+        if (tools.signal.aborted) tools.checkpoint();
+        const e = err as { status?: unknown; headers?: unknown; name?: string };
+        const status = typeof e?.status === 'number' ? e.status : undefined;
+        const timeout = connectionError(err) !== null;
+        // A base URL the egress policy denies is not tried again: it stays denied.
+        const retryable = !egressDenial(err) && (status === 429 || status === 408 || (status !== undefined && status >= 500) || timeout);
+        if (!retryable || attempt >= this.retry.maxRetries) throw modelRequestError(err, attempt + 1);
+        const asked = retryAfterMs(e.headers);
+        if (asked !== null && asked > this.retry.maxWaitMs) {
+          throw new AppError('model_error', `The model API answered HTTP ${status} and asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${Math.round(this.retry.maxWaitMs / 1000)} s a run waits for it.`, { status, retryAfterMs: asked, attempts: attempt + 1 });
+        }
+        const wait = asked ?? Math.min(this.retry.maxWaitMs, this.retry.baseDelayMs * 2 ** attempt);
+        tools.usage.retries = (tools.usage.retries ?? 0) + 1;
+        await sleepUnlessAborted(wait, tools.signal);
+        tools.checkpoint();
+      }
+    }
+  }
+
   /** One plan step (replay healing): the loop on a case of that step alone. */
   async runStep(step: PlanCase['steps'][number], tools: CaseTools, c: PlanCase): Promise<boolean> {
     const before = { completed: tools.completed, passed: tools.completedPassed, summary: tools.summary, assertions: tools.report.assertions.length };
@@ -264,14 +463,12 @@ export abstract class ModelPlanner implements Planner {
     let idle = 0;
     for (;;) {
       tools.checkpoint();
-      let turn: TurnResult;
-      try {
-        turn = await this.turn(SYSTEM_PROMPT, TOOLS, tools.signal);
-      } catch (err) {
-        if (tools.signal.aborted) tools.checkpoint();
-        throw modelRequestError(err);
-      }
+      const turn = await this.turnWithRetry(tools);
       tools.addTurn(turn.inputTokens, turn.outputTokens);
+      if (turn.refusal !== undefined) {
+        tools.complete(false, `The model refused to go on (its words, excerpt: "${untrustedExcerpt(turn.refusal || turn.text)}").`);
+        return;
+      }
       if (!turn.calls.length) {
         if (++idle >= 2) {
           tools.complete(false, `The model stopped without calling complete_case (its last text, excerpt: "${untrustedExcerpt(turn.text)}").`);
@@ -289,7 +486,7 @@ export abstract class ModelPlanner implements Planner {
           results.push({ id: call.id, name: call.name, content: 'Ignored: complete_case was already called.', isError: true });
           continue;
         }
-        const r = await this.execute(c, call, tools, mustSnapshot).catch((err) => {
+        const r: { content: string; isError: boolean; snapshotOf?: string } = await this.execute(c, call, tools, mustSnapshot).catch((err) => {
           if (err instanceof CaseStop) throw err;
           return { content: JSON.stringify({ error: errorOf(err) }), isError: true };
         });
@@ -297,17 +494,12 @@ export abstract class ModelPlanner implements Planner {
         if (call.name === 'complete_case' && !r.isError) done = true;
       }
       this.record(turn, results);
-      for (const r of results) {
-        if (r.name !== 'snapshot' || r.isError) continue;
-        const call = turn.calls.find((x) => x.id === r.id);
-        const role = (call?.args && typeof call.args.role === 'string' ? call.args.role : undefined) ?? c.role;
-        this.elideOldSnapshots(role, r.id);
-      }
+      for (const r of results) if (r.snapshotOf && !r.isError) this.elideOldSnapshots(r.snapshotOf, r.id);
       if (done) return;
     }
   }
 
-  private async execute(c: PlanCase, call: ToolCall, tools: CaseTools, mustSnapshot: Set<string>): Promise<{ content: string; isError: boolean }> {
+  private async execute(c: PlanCase, call: ToolCall, tools: CaseTools, mustSnapshot: Set<string>): Promise<{ content: string; isError: boolean; snapshotOf?: string }> {
     const bad = validateArgs(call);
     if (bad) return { content: JSON.stringify({ error: { code: 'invalid_tool_call', message: bad } }), isError: true };
     const a = call.args!;
@@ -323,7 +515,7 @@ export abstract class ModelPlanner implements Planner {
     if (call.name === 'snapshot') {
       const snap = await tools.snapshot(role);
       mustSnapshot.delete(role);
-      return { content: `url: ${snap.url}\ntitle: ${snap.title}\n${snap.truncated ? `(budgeted to ${tools.settings.snapshotMaxTokens} tokens; parts collapsed)\n` : ''}${snap.text}`, isError: false };
+      return { content: `url: ${snap.url}\ntitle: ${snap.title}\n${snap.truncated ? `(budgeted to ${tools.settings.snapshotMaxTokens} tokens; parts collapsed)\n` : ''}${snap.text}`, isError: false, snapshotOf: role };
     }
     if (call.name === 'complete_case') {
       tools.complete(Boolean(a.passed), (str(a.summary) ?? '').slice(0, 500));
@@ -364,27 +556,53 @@ export abstract class ModelPlanner implements Planner {
     }
     // Actions.
     let action: FlowAction;
+    const ref = str(a.ref);
     switch (call.name) {
       case 'navigate': action = { action: 'navigate', url: str(a.url) }; break;
-      case 'click': action = { action: 'click', ref: str(a.ref) }; break;
-      case 'type': action = a.keyByKey ? { action: 'type', ref: str(a.ref), text: str(a.text), submit: Boolean(a.submit) } : { action: 'fill', ref: str(a.ref), value: str(a.text) }; break;
-      case 'select': action = { action: 'select', ref: str(a.ref), value: str(a.value) }; break;
-      case 'press': action = { action: 'press', key: str(a.key), ...(a.ref ? { ref: str(a.ref) } : {}) }; break;
+      case 'back': action = { action: 'back' }; break;
+      case 'click': action = { action: 'click', ref, ...(a.double ? { double: true } : {}) }; break;
+      // With submit, the page layer types and presses Enter, and checks that the page took it.
+      case 'type': action = a.submit ? { action: 'type', ref, text: str(a.text), submit: true } : { action: 'fill', ref, value: str(a.text) }; break;
+      case 'select': action = { action: 'select', ref, value: str(a.value), by: a.by === 'value' ? 'value' : 'label' }; break;
+      case 'check': case 'uncheck': case 'hover': action = { action: call.name, ref }; break;
+      case 'drag': action = { action: 'drag', ref, targetRef: str(a.targetRef) }; break;
+      case 'scroll': action = { action: 'scroll', ...(ref ? { ref } : {}), direction: a.direction as FlowAction['direction'], ...(typeof a.amount === 'number' ? { amount: a.amount } : {}) }; break;
+      case 'upload': {
+        const files = (a.files as { name?: unknown; content?: unknown; contentBase64?: unknown; mimeType?: unknown }[]).map((f) => ({
+          name: String(f.name ?? 'file.txt'),
+          ...(typeof f.mimeType === 'string' ? { mimeType: f.mimeType } : {}),
+          contentBase64: typeof f.contentBase64 === 'string' ? f.contentBase64 : Buffer.from(String(f.content ?? ''), 'utf8').toString('base64'),
+        }));
+        action = { action: 'upload', ref, files };
+        break;
+      }
+      case 'press': action = { action: 'press', key: str(a.key), ...(ref ? { ref } : {}) }; break;
       case 'handle_dialog': action = { action: 'handle_dialog', accept: Boolean(a.accept), ...(typeof a.promptText === 'string' ? { promptText: a.promptText } : {}) }; break;
       default: return err('invalid_tool_call', `Unknown tool ${call.name}.`);
     }
-    if (action.ref) {
-      const refErr = await this.checkRef(tools, role, action.ref, mustSnapshot);
+    for (const r of [action.ref, action.targetRef]) {
+      if (!r) continue;
+      const refErr = await this.checkRef(tools, role, r, mustSnapshot);
       if (refErr) return err(refErr.code, refErr.message);
     }
     if (action.action === 'fill' && planStep && /\{\{/.test(planStep.text)) Object.assign(ask, { secretParams: [...planStep.text.matchAll(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g)].map((m) => m[1]).filter((n) => /pass|secret|token|key|otp|pin/i.test(n)) });
-    const res = await tools.act(role, action, ask);
+    const res = await tools.act(role, action, ask, { look: action.action !== 'handle_dialog' });
     if (!res.ok) {
       mustSnapshot.add(role);
       return err(res.error!.code, `${res.error!.message} Take a fresh snapshot before the next action.`, res.error!.details);
     }
     const o = res.outcome!;
-    return { content: JSON.stringify({ ok: true, url: o.url, title: o.title, navigated: o.navigated, ...(o.dialog ? { dialog: o.dialog } : {}), ...(o.navigated ? { hint: 'The page changed: snapshot before acting on it.' } : {}) }), isError: false };
+    const view = o.snapshot;
+    const lines = [`ok: ${call.name}${ref ? ` ${ref}` : ''} done; ${res.effect?.summary ?? 'its effect was not observed'}.`];
+    if (o.navigated || view?.snapshot !== undefined) lines.push(`url: ${o.url}`, `title: ${o.title}`);
+    if (o.dialog) lines.push(`dialog open: ${o.dialog.type} "${o.dialog.message}" (answer it with handle_dialog)`);
+    if (view?.diff) lines.push(...renderDiff(view.diff, view.truncation?.hint));
+    else if (view?.snapshot !== undefined) {
+      // A new document: its whole snapshot (the model's new latest snapshot).
+      lines.push('A new page: its snapshot follows; act only on its refs.', `${view.truncated ? `(budgeted to ${tools.settings.snapshotMaxTokens} tokens; parts collapsed)\n` : ''}${String(view.snapshot)}`);
+      return { content: lines.join('\n'), isError: false, snapshotOf: role };
+    }
+    return { content: lines.join('\n'), isError: false };
   }
 
   /** The tools that reach outside the page: the run's inbox and HTTP requests (null: not one of them). */
@@ -438,7 +656,7 @@ export abstract class ModelPlanner implements Planner {
       known: state.lastSnapshot ? findRef(state.lastSnapshot.tree, ref) : null,
       // Diagnostics: what the last snapshot does offer to act on.
       sample: state.lastSnapshot
-        ? [...indexRefs(state.lastSnapshot.tree).values()].filter((n) => n.name && ACTIONABLE.has(n.role)).slice(0, 15).map((n) => `${n.ref} ${n.role} "${n.name}"`)
+        ? [...indexRefs(state.lastSnapshot.tree).values()].filter((n) => personName(n) && (ACTIONABLE.has(n.role) || (n as { cursor?: string }).cursor === 'pointer')).slice(0, 15).map((n) => `${n.ref} ${n.role} "${personName(n)}"`)
         : [],
     }));
     if (!known) {

@@ -15,9 +15,11 @@ export class OpenAIPlanner extends ModelPlanner {
   private messages: Msg[] = [];
   private pending: Msg | null = null;
 
-  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; fetch?: FetchLike }) {
+  constructor(o: { model: string; apiKey: string; baseUrl?: string; maxRetries?: number; requestTimeoutMs?: number; fetch?: FetchLike }) {
     super(o.model);
-    this.client = new OpenAI({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.fetch ? { fetch: o.fetch as never } : {}), maxRetries: o.maxRetries ?? 3, timeout: 120_000 });
+    // Retries are the planner's own (ModelPlanner.turnWithRetry: bounded, Retry-After honoured).
+    this.client = new OpenAI({ apiKey: o.apiKey, ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), ...(o.fetch ? { fetch: o.fetch as never } : {}), maxRetries: 0, timeout: o.requestTimeoutMs ?? 120_000 });
+    if (o.maxRetries !== undefined) this.retry.maxRetries = o.maxRetries;
   }
 
   protected begin(prompt: string): void {
@@ -45,7 +47,14 @@ export class OpenAIPlanner extends ModelPlanner {
       return { id: c.id, name: c.function.name, args, rawArgs: c.function.arguments };
     });
     this.pending = { role: 'assistant', content: msg?.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
-    return { calls, text: msg?.content ?? '', inputTokens: res.usage?.prompt_tokens ?? 0, outputTokens: res.usage?.completion_tokens ?? 0 };
+    const refusal = (msg as { refusal?: unknown } | undefined)?.refusal;
+    return {
+      calls,
+      text: msg?.content ?? '',
+      inputTokens: res.usage?.prompt_tokens ?? 0,
+      outputTokens: res.usage?.completion_tokens ?? 0,
+      ...(typeof refusal === 'string' && refusal && !calls.length ? { refusal } : {}),
+    };
   }
 
   protected record(_turn: TurnResult, results: ToolResult[]): void {

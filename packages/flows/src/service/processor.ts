@@ -115,7 +115,18 @@ export function createRunProcessor(d: RunProcessorDeps) {
     }
     // Secret values never reach Redis: events and reports are stored with {{NAME}} instead.
     const secretValues = secretVariables(variables, rec.request.secretNames);
+    // run_finished is held back until the record says finished: a client that hears it and reads
+    // the run must not find it still running (its status, report and finishedAt are saved first).
+    let finishedEvent: RunEvent | null = null;
+    const releaseFinished = async () => {
+      if (finishedEvent) await d.store.appendEvent(id, scrubSecrets(finishedEvent, secretValues)).catch(() => {});
+      finishedEvent = null;
+    };
     const emit = (e: RunEvent) => {
+      if (e.type === 'run_finished') {
+        finishedEvent = e;
+        return;
+      }
       saves.push(d.store.appendEvent(id, scrubSecrets(e, secretValues)).catch(() => {}));
       // Keep a partial report in the record, so a run cut short still shows its steps.
       if (partial && (e.type === 'case_finished' || Date.now() - lastSave > 1000)) {
@@ -235,6 +246,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       // resumed elsewhere (the job's lock lapses and another worker takes it over).
       await Promise.all(saves);
       await d.store.update(id, (r) => { r.report = report; });
+      await releaseFinished();
       await d.store.appendEvent(id, { type: 'run_interrupted', reason: 'the node running it is shutting down; another worker will take the run over' }).catch(() => {});
       d.logger?.warn({ runId: id }, 'run interrupted by shutdown: handed back');
       // Back to the queue for the next worker (if this process dies first, the stalled
@@ -256,6 +268,7 @@ export function createRunProcessor(d: RunProcessorDeps) {
       r.finishedAt = report.finishedAt ?? new Date().toISOString();
       if (report.error) r.error = report.error;
     });
+    await releaseFinished();
     if (finished && d.notify) await d.notify.finished(finished).catch((err) => d.logger?.warn({ runId: id, err: (err as Error).message }, 'run notifications failed'));
     clock.lap('store');
     clock.done('run', id);

@@ -3,6 +3,7 @@ import { withRedis } from '@ariadne/cluster';
 import { AppError } from '@ariadne/schema';
 import type { RoleSpec } from '@ariadne/schema';
 import type { RunEvent, RunReport, RunStatus, StepError } from '../types.js';
+import { SECRET_NAME } from '../tools.js';
 
 // Runs live in Redis (AOF, so they survive a restart of Redis and of the workers):
 // one JSON record per run, a per-tenant index by creation time, and a Redis stream of
@@ -128,10 +129,35 @@ export class RunStore {
     return `${this.prefix}run:${id}:deliveries`;
   }
 
+  /**
+   * The record as stored: with a box, variables that are secret (named like PASSWORD,
+   * TOKEN, KEY..., or listed in secretNames) join the run's sealed secrets, so no secret
+   * value is in clear in Redis; the worker opens them with the rest.
+   */
+  private sealedForStorage(rec: RunRecord): RunRecord {
+    const vars = rec.request.variables;
+    if (!this.box || !vars) return rec;
+    const names = new Set(rec.request.secretNames ?? []);
+    const secret = Object.entries(vars).filter(([k]) => SECRET_NAME.test(k) || names.has(k));
+    if (!secret.length) return rec;
+    const aad = runSecretsAad(rec.tenant);
+    const sealedBefore = rec.request.sealedSecrets ? this.box.open(rec.request.sealedSecrets, aad) : {};
+    const plain = Object.fromEntries(Object.entries(vars).filter(([k]) => !(SECRET_NAME.test(k) || names.has(k))));
+    const request: RunRequest = {
+      ...rec.request,
+      variables: plain,
+      secretNames: [...new Set([...names, ...secret.map(([k]) => k)])],
+      sealedSecrets: this.box.seal({ ...Object.fromEntries(secret), ...sealedBefore }, aad),
+    };
+    if (!Object.keys(plain).length) delete request.variables;
+    return { ...rec, request };
+  }
+
   async create(rec: RunRecord, secret?: RunSecret): Promise<void> {
+    const stored = this.sealedForStorage(rec);
     await withRedis(async () => {
       const m = this.redis.multi();
-      m.set(this.key(rec.id), JSON.stringify(rec), 'EX', this.retentionSeconds);
+      m.set(this.key(rec.id), JSON.stringify(stored), 'EX', this.retentionSeconds);
       m.zadd(this.indexKey(rec.tenant), Date.parse(rec.createdAt), rec.id);
       // Index entries of expired runs are dropped as lists go past them.
       m.expire(this.indexKey(rec.tenant), this.retentionSeconds);

@@ -26,10 +26,14 @@ export interface NotifierDeps {
   suites: SuiteStore;
   fetch: FetchLike;
   retry: RetryPolicy;
-  /** PUBLIC_URL (no trailing slash), or '' to use the starting request's origin. */
+  /** PUBLIC_URL (no trailing slash), or '' to use fallbackOrigin. */
   publicUrl: string;
-  /** Last resort for report links (this node's URL). */
-  fallbackOrigin: string;
+  /**
+   * Report links without PUBLIC_URL: this node's configured URL (a function when it is
+   * known only once the node listens). Never a request's Host header: a delivery sent
+   * with `Host: attacker.example` would get a signed link to there.
+   */
+  fallbackOrigin: string | (() => string);
   /**
    * Signs a run's report page link (GET /v1/runs/:id/report?exp=&sig=), so the people a
    * commit status or a Slack message reaches can open it without an API key. Without it
@@ -49,8 +53,10 @@ export class Notifier implements RunNotifier {
   constructor(private readonly d: NotifierDeps) {}
 
   /** Report links for these runs, signed ahead (the message builders are synchronous). */
-  private async reportUrlFor(run: SuiteRun | null, tenant: string, runIds: string[]): Promise<(runId: string) => string> {
-    const base = this.d.publicUrl || run?.origin || this.d.fallbackOrigin;
+  private async reportUrlFor(tenant: string, runIds: string[]): Promise<(runId: string) => string> {
+    // Never a suite run's recorded origin (the starting request's Host): see fallbackOrigin.
+    const fallback = this.d.fallbackOrigin;
+    const base = this.d.publicUrl || (typeof fallback === 'function' ? fallback() : fallback);
     const plain = (runId: string) => `${base}/v1/runs/${runId}/report`;
     const sign = this.d.signReportUrl;
     if (!sign) return plain;
@@ -133,7 +139,7 @@ export class Notifier implements RunNotifier {
           id: suiteRunId, createdAt: rec.createdAt, baseUrl: rec.request.url, runs: [{ plan: rec.request.suite!.plan, runId: rec.id }],
           trigger: { type: (rec.request.suite!.trigger!.type ?? 'manual') as SuiteRun['trigger']['type'], repo: rec.request.suite!.trigger!.repo, sha: rec.request.suite!.trigger!.sha },
         };
-        await this.postStatus(suite, run, 'pending', `Running ${suite.plans.length} plan(s)…`, (await this.reportUrlFor(run, rec.tenant, [rec.id]))(rec.id));
+        await this.postStatus(suite, run, 'pending', `Running ${suite.plans.length} plan(s)…`, (await this.reportUrlFor(rec.tenant, [rec.id]))(rec.id));
       } finally {
         await this.d.suites.claimFlag(suiteRunId, 'pending-done');
       }
@@ -165,7 +171,7 @@ export class Notifier implements RunNotifier {
     if (!suite) return;
     const status = suiteStatusOf(recs);
     const outcome = outcomeOf(run, recs, status);
-    const reportUrl = await this.reportUrlFor(run, suite.tenant, run.runs.map((r) => r.runId));
+    const reportUrl = await this.reportUrlFor(suite.tenant, run.runs.map((r) => r.runId));
     const tasks: Promise<void>[] = [];
     if (this.githubTarget(suite, run)) {
       tasks.push((async () => {
