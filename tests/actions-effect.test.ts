@@ -194,4 +194,15 @@ describe('selector targets', () => {
     const both = await svc.api.action(id, { action: 'click', selector: '#news', ref: 'e1' });
     expect(both.status).toBe(400);
   });
+
+  it('drag takes its drop target by selector too (targetSelector), and answers its ref', async () => {
+    const id = await svc.api.createSession();
+    opened.push(id);
+    expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/controls.html` })).status).toBe(200);
+    const res = await svc.api.action(id, { action: 'drag', selector: 'role=button[name="Draggable item"]', targetSelector: 'role=region[name="Drop zone"]' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.targetRef).toMatch(/^(?:f\d+)?e\d+$/);
+    expect(res.body.effect.changed).toBe(true);
+    expect(await yaml(id)).toContain('dropped: item');
+  });
 });

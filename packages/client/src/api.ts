@@ -6164,6 +6164,8 @@ export interface operations {
                             /** @description Outline items left out (absent: none). */
                             outlineOmitted?: number;
                             containsTarget?: boolean;
+                            /** @description The sibling's snapshot ref, to act on it (absent: Playwright gave it none). */
+                            ref?: string;
                         }[];
                         omitted?: {
                             siblings: number;
@@ -6292,6 +6294,8 @@ export interface operations {
                             hidden?: boolean;
                             isTarget?: boolean;
                             containsTarget?: boolean;
+                            /** @description The anchor's snapshot ref, to act on it (absent: Playwright gave it none). */
+                            ref?: string;
                         }[];
                         totalAnchors?: number;
                         scannedElements?: number;
@@ -6378,7 +6382,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description element, children[] (index, tag, attributes, role, box, text, visible, interactive), semanticChildren, skippedWrappers, layout, omitted */
+            /** @description element, children[] (index, tag, attributes, role, box, text, visible, interactive, ref), semanticChildren, skippedWrappers, layout, omitted */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6563,7 +6567,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive), omitted */
+            /** @description matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive, ref: the element's snapshot ref to act on), omitted */
             200: {
                 headers: {
                     [name: string]: unknown;

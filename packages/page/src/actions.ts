@@ -136,7 +136,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     ctx.lap?.('resolve');
   }
   // Watch what the action does (effect/effect.ts); not while a dialog blocks the page.
-  const effectWatch = body.action === 'handle_dialog' ? null : await EffectWatch.start(state, target?.locator);
+  const effectWatch = body.action === 'handle_dialog' ? null : await EffectWatch.start(state, body.action === 'click' ? target?.locator : undefined);
   ctx.lap?.('watch');
 
   // Race the action against a dialog opening: a modal dialog blocks the page and the
@@ -423,7 +423,7 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
 async function submitWithEnter(state: PageState, loc: Locator, text: string, taking: ReturnType<typeof watchRequests>, timeout: number): Promise<{ submitted: true }> {
   const page = state.page;
   await quietly(page, () => taking.settle()).catch(() => undefined);
-  const watch = await EffectWatch.start(state, loc);
+  const watch = await EffectWatch.start(state);
   const settle = watchRequests(page, 2000);
   try {
     await loc.press('Enter', { timeout });

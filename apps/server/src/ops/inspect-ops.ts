@@ -55,7 +55,7 @@ export const inspectOps: PageOp[] = [
       maxDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Wrapper levels to drill through.' })),
       includeHidden: Type.Optional(Type.Boolean({ default: false })),
     }),
-    response: Facts('element, children[] (index, tag, attributes, role, box, text, visible, interactive), semanticChildren, skippedWrappers, layout, omitted'),
+    response: Facts('element, children[] (index, tag, attributes, role, box, text, visible, interactive, ref), semanticChildren, skippedWrappers, layout, omitted'),
     errors: ERRORS,
     run: ({ state }, { query: q }) =>
       inspectDom(state, { ...spec(q), maxChildren: q.maxChildren as number | undefined, maxDepth: q.maxDepth as number | undefined, includeHidden: q.includeHidden as boolean | undefined }),
@@ -91,7 +91,7 @@ export const inspectOps: PageOp[] = [
       maxTokens: MaxTokens,
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 10 })),
     }),
-    response: Facts('matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive), omitted'),
+    response: Facts('matches, elements[] (index, tag, attributes, role, box, text, visible, hiddenReasons, inViewport, interactive, ref: the element\'s snapshot ref to act on), omitted'),
     errors: ERRORS,
     run: ({ state }, { query: q }) =>
       inspectQuery(state, { selector: q.selector as string, limit: q.limit as number | undefined, format: q.format as InspectFormat | undefined, maxTokens: q.maxTokens as number | undefined }),

@@ -2,6 +2,7 @@ import type { PageState } from '../page-state.js';
 import { Bridge, type World } from '../bridge/bridge.js';
 import { FRAME_MARK } from '../bridge/protocol.js';
 import { tokensOf } from '../explore/budget.js';
+import { newListId, refsOfListed } from '../targeting/selector.js';
 
 // The frame/shadow DOM serializer of seed 003. Each frame is walked in its own isolated
 // world (one call per frame); the host splices child frames in where their [FRAME]
@@ -39,6 +40,8 @@ interface FrameResult {
 
 const DEFAULT_MAX_CHARS = 24_000;
 
+const REF_MARK = '\u0002';
+
 export async function serializeDom(state: PageState, opts: { maxTokens?: number; maxText?: number } = {}): Promise<DomResponse> {
   state.assertNoDialog();
   const maxChars = opts.maxTokens ? opts.maxTokens * 4 : DEFAULT_MAX_CHARS;
@@ -60,11 +63,15 @@ export async function serializeDom(state: PageState, opts: { maxTokens?: number;
       }
     }
     let res: FrameResult;
+    const listId = newListId();
     try {
-      res = (await bridge.call<FrameResult>(world, 'serialize', { frameSelector: chain, childTokens: tokens, maxChars, maxText: opts.maxText ?? 60 }, owners)) as FrameResult;
+      res = (await bridge.call<FrameResult>(world, 'serialize', { frameSelector: chain, childTokens: tokens, maxChars, maxText: opts.maxText ?? 60, listId }, owners)) as FrameResult;
     } finally {
       await bridge.release(world, owners);
     }
+    // Every interactive element's line carries its snapshot ref, to act on what was found.
+    const refs = res.lines.some((l) => l.includes(REF_MARK)) ? await refsOfListed(state, world, listId) : [];
+    res.lines = res.lines.map((l) => (l.includes(REF_MARK) ? l.replace(/ ?\u0002(\d+)\u0002/g, (_m, k: string) => (refs[Number(k)] ? ` ref=${refs[Number(k)]}` : '')) : l));
     for (const k of Object.keys(stats) as (keyof DomStats)[]) stats[k] += res.stats[k];
     if (res.truncated) truncated = true;
     const out: string[] = [];

@@ -62,21 +62,28 @@ export class EffectWatch {
    * Start watching before an action. A page that cannot be watched (navigating, closed)
    * still gets requests and navigation counted; dom/focus/values are then left out.
    */
-  static async start(state: PageState, target?: Locator): Promise<EffectWatch> {
+  static async start(state: PageState, clickTarget?: Locator): Promise<EffectWatch> {
     const id = `w${++seq}`;
     const bridge = Bridge.for(state);
     const worlds: World[] = [];
     const urlBefore = state.page.url();
     const epochBefore = state.navEpoch;
     try {
-      if (target) {
-        const { world } = await bridge.runOnCaught([{ locator: target, tag: 'target', single: true, optional: true }], 'effectStart', { watchId: id });
+      // Only a click needs the target itself in the watch (its event path is checked): the
+      // hand-off costs a Playwright round trip, the document watch one CDP call.
+      if (clickTarget) {
+        const { world } = await bridge.runOnCaught([{ locator: clickTarget, tag: 'target', single: true, optional: true }], 'effectStart', { watchId: id });
         worlds.push(world);
       }
-      const main = await bridge.mainWorld();
-      if (!worlds.some((w) => w.frameId === main.frameId)) {
-        await bridge.call(main, 'effectStart', { watchId: id });
-        worlds.push(main);
+      if (!worlds.some((w) => !w.parentId)) {
+        // The main frame's world as already set up; found again when it went with a navigation.
+        let main = bridge.knownWorlds().find((w) => !w.parentId);
+        const started = main ? await bridge.call(main, 'effectStart', { watchId: id }).then(() => true, () => false) : false;
+        if (!started) {
+          main = await bridge.mainWorld();
+          await bridge.call(main, 'effectStart', { watchId: id });
+        }
+        worlds.push(main!);
       }
     } catch {
       /* watched partly or not at all */
@@ -115,7 +122,7 @@ export class EffectWatch {
         returnByValue: false,
       });
       if (res.result.objectId) {
-        ref = await refOfObject(world, res.result.objectId);
+        ref = await refOfObject(this.state, world, res.result.objectId);
         await world.session.send('Runtime.releaseObject', { objectId: res.result.objectId }).catch(() => {});
       }
     } catch {

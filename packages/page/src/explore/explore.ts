@@ -5,6 +5,7 @@ import type { AncestorFacts, AnchorsFacts, Attrs, ContainerFacts, PatternFacts }
 import { indexRefs } from '../snapshot/tree.js';
 import { ariaPath, descendantRefs, pathRefsToResolve } from './aria-path.js';
 import { clip, dropTail, tokensOf, fitToBudget } from './budget.js';
+import { newListId, refsOfListed } from '../targeting/selector.js';
 
 // The exploration primitives of seed 000 (resolve_container, inspect_pattern,
 // extract_anchors) over HTTP: one in-page call each, facts only, bounded by hard
@@ -146,7 +147,14 @@ async function factsAtRef<F extends object>(
   args: Record<string, unknown>,
 ) {
   const target = await resolveInspectTarget(state, { ref: opts.ref });
-  const { result, world } = await Bridge.for(state).runOnCaught<F>([{ locator: target.locator, tag: 'target', single: true }], analysis, args as never);
+  const listId = newListId();
+  const { result, world } = await Bridge.for(state).runOnCaught<F>([{ locator: target.locator, tag: 'target', single: true }], analysis, { ...args, listId } as never);
+  // Each sibling / anchor with the ref to act on it, in entry order.
+  const refs = await refsOfListed(state, world, listId);
+  const entries = ((result as { siblings?: { ref?: string }[]; descendants?: { ref?: string }[] }).siblings ?? (result as { descendants?: { ref?: string }[] }).descendants ?? []);
+  entries.forEach((e, k) => {
+    if (refs[k]) e.ref = refs[k]!;
+  });
   return {
     ref: opts.ref,
     url: state.page.url(),
@@ -273,7 +281,7 @@ export function renderPattern(r: PatternResponse): string {
   if (r.frame) lines.push(`in frame ${JSON.stringify(r.frame.url)}`);
   lines.push(`siblings: ${r.totalSiblings}, target in [${r.targetSiblingIndex}]${r.omitted?.siblings ? `, ${r.omitted.siblings} not shown` : ''}`);
   for (const s of r.siblings ?? []) {
-    lines.push(`[${s.index}]${s.containsTarget ? '*' : ''} ${s.tagName}${attrsText(s.attributes)} children=${s.childElements}`);
+    lines.push(`[${s.index}]${s.containsTarget ? '*' : ''} ${s.tagName}${attrsText(s.attributes)} children=${s.childElements}${(s as { ref?: string }).ref ? ` ref=${(s as { ref?: string }).ref}` : ''}`);
     if (s.containsText.length) lines.push(`    text: ${s.containsText.map((t) => JSON.stringify(t)).join(' | ')}${s.textOmitted ? ` (+${s.textOmitted})` : ''}`);
     if (s.outline.length) {
       const o = s.outline.map((i) => `${i.role ?? i.tag}${i.testId ? `#${i.testId}` : ''}${i.text ? ` ${JSON.stringify(i.text)}` : ''}`);
@@ -314,7 +322,7 @@ export function renderAnchors(r: AnchorsResponse): string {
   for (const d of r.descendants ?? []) {
     const text = d.fullText ?? d.directText;
     const flags = [d.isTarget ? 'target' : '', d.containsTarget ? 'has-target' : '', d.hidden ? 'hidden' : ''].filter(Boolean);
-    lines.push(`${'  '.repeat(Math.max(0, d.depth - 1))}d${d.depth}[${d.index}] ${d.tagName}${d.role && d.role !== d.tagName ? `(${d.role})` : ''}${attrsText(d.attributes)}${text ? ` ${JSON.stringify(text)}` : ''}${flags.length ? ` {${flags.join(',')}}` : ''}`);
+    lines.push(`${'  '.repeat(Math.max(0, d.depth - 1))}d${d.depth}[${d.index}] ${d.tagName}${d.role && d.role !== d.tagName ? `(${d.role})` : ''}${attrsText(d.attributes)}${text ? ` ${JSON.stringify(text)}` : ''}${flags.length ? ` {${flags.join(',')}}` : ''}${(d as { ref?: string }).ref ? ` ref=${(d as { ref?: string }).ref}` : ''}`);
   }
   if (r.scanLimitReached) lines.push(`scan stopped at ${r.scannedElements} elements`);
   return lines.join('\n');

@@ -4,6 +4,7 @@ import { Bridge, type World } from '../bridge/bridge.js';
 import { resolveInspectTarget, type TargetSpec } from '../bridge/targets.js';
 import { clip, dropTail, fitToBudget, tokensOf } from '../explore/budget.js';
 import { frameChain } from './frames.js';
+import { newListId, refsForLocators, refsOfListed } from '../targeting/selector.js';
 
 // Seed 002's inspection tools over HTTP. Each takes a ref or a selector (the testid:
 // shorthands, CSS, Playwright text selectors), runs one in-page call in the target's
@@ -47,7 +48,7 @@ async function onTarget<T extends Record<string, unknown>>(state: PageState, opt
   };
   const frame = await frameInfo(bridge, world);
   if (frame) head.frame = frame;
-  return { head, result };
+  return { head, result, world };
 }
 
 function finish(body: Envelope, render: (b: Envelope) => string, maxTokens: number, steps: ((b: Envelope) => boolean)[] = []): Envelope {
@@ -73,16 +74,24 @@ const who = (b: Envelope) => (b.ref ? `ref ${b.ref}` : `"${b.selector}"${b.match
 // ---- dom ------------------------------------------------------------------------
 
 export async function inspectDom(state: PageState, opts: InspectOptions & { maxChildren?: number; maxDepth?: number; includeHidden?: boolean }): Promise<Envelope> {
-  const args = { maxChildren: opts.maxChildren ?? 20, maxDepth: opts.maxDepth ?? 5, includeHidden: !!opts.includeHidden, maxText: 80 };
+  const listId = newListId();
+  const args = { maxChildren: opts.maxChildren ?? 20, maxDepth: opts.maxDepth ?? 5, includeHidden: !!opts.includeHidden, maxText: 80, listId };
   let head: Partial<Envelope> = {};
   let result: any;
+  let world: World;
   if (opts.ref || opts.selector !== undefined) {
-    ({ head, result } = await onTarget(state, opts, 'inspectDom', args));
+    ({ head, result, world } = await onTarget(state, opts, 'inspectDom', args));
   } else {
     state.assertNoDialog();
     const bridge = Bridge.for(state);
-    const main = await bridge.mainWorld();
-    result = await bridge.call(main, 'inspectDom', args);
+    world = await bridge.mainWorld();
+    result = await bridge.call(world, 'inspectDom', args);
+  }
+  // Each child with the ref to act on it (null: Playwright gave it none, e.g. hidden).
+  const refs = await refsOfListed(state, world, listId);
+  for (const c of (result?.children ?? []) as { index: number; ref?: string }[]) {
+    const r = refs[c.index];
+    if (r) c.ref = r;
   }
   const body: Envelope = { format: opts.format ?? 'json', tokens: 0, truncated: false, ...head, ...result };
   return finish(body, renderDom, opts.maxTokens ?? DEFAULT_TOKENS, [
@@ -104,7 +113,7 @@ function renderDom(b: Envelope): string {
   lines.push('', `Children (${kids.length} of ${b.semanticChildren}${b.skippedWrappers ? `, skipped ${b.skippedWrappers} wrappers` : ''}${om.hidden ? `, ${om.hidden} hidden` : ''}):`);
   let prev: any = null;
   for (const c of kids) {
-    lines.push(`[${c.index}] <${c.tag}${attrs(c.attributes)}>${c.role && c.role !== c.tag ? ` | ${c.role}` : ''}${c.inShadowRoot ? ' (shadow)' : ''}`);
+    lines.push(`[${c.index}] <${c.tag}${attrs(c.attributes)}>${c.role && c.role !== c.tag ? ` | ${c.role}` : ''}${c.inShadowRoot ? ' (shadow)' : ''}${c.ref ? ` [ref=${c.ref}]` : ''}`);
     let geo = `    ${boxText(c.box)}`;
     if (prev) {
       const dx = c.box.x - (prev.box.x + prev.box.width);
@@ -192,6 +201,9 @@ export async function inspectQuery(state: PageState, opts: { selector: string; l
     const { result, world } = await bridge.runOnCaught<any[]>([{ locator: target.all, tag: 'm', limit }], 'query', { maxText: 80 });
     elements = result;
     frame = await frameInfo(bridge, world);
+    // Each match with the ref to act on it (matches are listed in document order, by index).
+    const refs = await refsForLocators(state, { all: target.all, limit }).catch(() => [] as (string | null)[]);
+    for (const e of elements) if (refs[e.index]) e.ref = refs[e.index];
   }
   const body: Envelope = {
     format: opts.format ?? 'json', tokens: 0, truncated: false,
@@ -214,7 +226,7 @@ function renderQuery(b: Envelope): string {
   const list = b.elements as any[];
   const lines = [`Found ${b.matches} element${b.matches === 1 ? '' : 's'} matching ${JSON.stringify(b.selector)}:`];
   for (const e of list) {
-    lines.push('', `[${e.index}] <${e.tag}${attrs(e.attributes)}>${e.role && e.role !== e.tag ? ` | ${e.role}` : ''}`, `    ${boxText(e.box)}`);
+    lines.push('', `[${e.index}] <${e.tag}${attrs(e.attributes)}>${e.role && e.role !== e.tag ? ` | ${e.role}` : ''}${e.ref ? ` [ref=${e.ref}]` : ''}`, `    ${boxText(e.box)}`);
     if (e.text) lines.push(`    ${JSON.stringify(e.text)}`);
     lines.push(`    ${e.visible ? '✓ visible' : `✗ hidden (${(e.hiddenReasons ?? []).join(', ')})`}${e.visible && !e.inViewport ? ', outside viewport' : ''}${e.interactive ? ', ⚡ interactive' : ''}`);
   }

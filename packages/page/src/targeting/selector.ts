@@ -14,9 +14,10 @@ import type { ResolvedTarget } from './resolve.js';
 // its aria-ref engine resolves through the latest snapshot's map. This file reads that
 // expando: the elements are handed to Ariadne's isolated world (bridge hand-off), turned
 // into DOM node ids, resolved into Playwright's utility world and read there in one call.
-// A ref read that way is kept only when `aria-ref=<ref>` resolves now (the element was in
-// the latest snapshot); otherwise one fresh full-page snapshot is taken (the page layer's
-// only snapshot path) and the refs read again.
+// The surface pass (seams §1) keeps the refs it adds in `__ariadneRef`, in the same world:
+// both are read. A ref read that way is kept only when `aria-ref=<ref>` resolves now (the
+// element was in the latest snapshot); otherwise one fresh full-page snapshot is taken (the
+// page layer's only snapshot path) and the refs read again.
 
 const GROUP = 'ariadne-refs';
 const UTILITY_PREFIX = '__playwright_utility_world';
@@ -56,7 +57,9 @@ async function readRefs(world: World, objectIds: string[]): Promise<(string | nu
       const inUtil = await Promise.all(nodes.map((backendNodeId) => s.send('DOM.resolveNode', { backendNodeId, executionContextId: util, objectGroup: GROUP }).then((r) => r.object.objectId!)));
       const res = await s.send('Runtime.callFunctionOn', {
         executionContextId: util,
-        functionDeclaration: 'function(...els) { return els.map((e) => (e && e._ariaRef ? e._ariaRef.ref : null)); }',
+        // Playwright's own ref, and the one the surface pass gave an element Playwright made
+        // no node for (seams §1): "own|surface", whichever resolves now wins (liveRefs).
+        functionDeclaration: "function(...els) { return els.map((e) => { if (!e) return null; const a = e._ariaRef ? e._ariaRef.ref : ''; const s = typeof e.__ariadneRef === 'string' ? e.__ariadneRef : ''; return a || s ? a + '|' + s : null; }); }",
         arguments: inUtil.map((objectId) => ({ objectId })),
         returnByValue: true,
       });
@@ -71,9 +74,10 @@ async function readRefs(world: World, objectIds: string[]): Promise<(string | nu
 }
 
 /** The ref of one element held as a live object of Ariadne's world `world` (null: none). */
-export async function refOfObject(world: World, objectId: string): Promise<string | null> {
-  const [ref] = await readRefs(world, [objectId]);
-  return ref ?? null;
+export async function refOfObject(state: PageState, world: World, objectId: string): Promise<string | null> {
+  const [cand] = await readRefs(world, [objectId]);
+  const [ref] = await liveRefs(state, [cand ?? null]);
+  return ref;
 }
 
 /** Refs of the elements handed off under `slot` (tags ending in their index), across the worlds. */
@@ -107,10 +111,17 @@ async function refsOfSlot(worlds: World[], slot: string, n: number): Promise<(st
   return out;
 }
 
-/** Does each ref resolve now (it was in the latest snapshot of its frame)? */
-async function refsLive(state: PageState, refs: (string | null)[]): Promise<boolean[]> {
+/** The candidate of each element ("own|surface") that resolves now (in the latest snapshot of its frame), else null. */
+async function liveRefs(state: PageState, cands: (string | null)[]): Promise<(string | null)[]> {
   const tree = state.lastSnapshot && state.lastSnapshot.epoch === state.navEpoch ? indexRefs(state.lastSnapshot.tree) : new Map<string, AriaElement>();
-  return Promise.all(refs.map(async (r) => (r ? tree.has(r) || (await state.page.locator(`aria-ref=${r}`).count().catch(() => 0)) === 1 : false)));
+  const resolves = async (r: string) => tree.has(r) || (await state.page.locator(`aria-ref=${r}`).count().catch(() => 0)) === 1;
+  return Promise.all(
+    cands.map(async (c) => {
+      if (!c) return null;
+      for (const r of c.split('|')) if (r && (await resolves(r))) return r;
+      return null;
+    }),
+  );
 }
 
 export interface RefLookup {
@@ -136,15 +147,66 @@ export async function refsForLocators(state: PageState, targets: { locators?: Lo
     await bridge.handOff(slot, locs.map((locator, i) => ({ locator, tag: `r${i}`, single: true, optional: true })));
     return refsOfSlot(worlds, slot, locs.length);
   };
-  let refs = await read();
-  let live = await refsLive(state, refs);
-  if (live.some((ok) => !ok)) {
+  let live = await liveRefs(state, await read());
+  if (live.some((r) => !r)) {
     // Something has no ref yet (new since the last snapshot): one fresh snapshot, read again.
     await state.snapshot(5000).catch(() => undefined);
-    refs = await read();
-    live = await refsLive(state, refs);
+    live = await liveRefs(state, await read());
   }
-  return refs.map((r, i) => (live[i] ? r : null));
+  return live;
+}
+
+/**
+ * Refs of the elements an in-page analysis listed under `listId` (injected/listed.ts), in
+ * its entries' order; after one fresh snapshot when some are missing. Never throws: an
+ * answer without refs is still an answer.
+ */
+export async function refsOfListed(state: PageState, world: World, listId: string): Promise<(string | null)[]> {
+  const read = async (): Promise<(string | null)[]> => {
+    try {
+      const res = await world.session.send('Runtime.callFunctionOn', {
+        executionContextId: world.contextId,
+        functionDeclaration: 'function(id) { return globalThis.__ariadne.takeListed(id); }',
+        arguments: [{ value: listId }],
+        returnByValue: false,
+        objectGroup: GROUP,
+      });
+      if (!res.result.objectId) return [];
+      const props = await world.session.send('Runtime.getProperties', { objectId: res.result.objectId, ownProperties: true });
+      const items = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => ({ i: Number(p.name), objectId: p.value!.objectId! }));
+      const out: (string | null)[] = [];
+      const refs = items.length ? await readRefs(world, items.map((x) => x.objectId)) : [];
+      items.forEach((x, k) => {
+        out[x.i] = refs[k] ?? null;
+      });
+      for (let i = 0; i < out.length; i++) if (out[i] === undefined) out[i] = null;
+      return out;
+    } catch {
+      return [];
+    } finally {
+      await world.session.send('Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
+    }
+  };
+  try {
+    let live = await liveRefs(state, await read());
+    if (live.some((r) => !r)) {
+      await state.snapshot(5000).catch(() => undefined);
+      live = await liveRefs(state, await read());
+    }
+    return live;
+  } finally {
+    await world.session.send('Runtime.callFunctionOn', {
+      executionContextId: world.contextId,
+      functionDeclaration: 'function(id) { globalThis.__ariadne.dropListed(id); }',
+      arguments: [{ value: listId }],
+    }).catch(() => {});
+  }
+}
+
+let listSeq = 0;
+/** A fresh id for an in-page analysis whose listed elements the host will ask refs for. */
+export function newListId(): string {
+  return `l${++listSeq}`;
 }
 
 /** Role and name of refs, from the latest snapshot. */

@@ -3,6 +3,7 @@
 // what a container "is".
 
 import type { AncestorFacts, AnchorFacts, AnchorsFacts, ContainerFacts, OutlineItem, PatternFacts, SiblingFacts } from '../protocol.js';
+import { listed } from './listed.js';
 import {
   ancestorChain, deepContains, directText, elementText, isHeading, isInteractive, isShadowRoot, isVisible,
   labelOf, normText, roleOf, stableAttrs, tagOf, testIdOf, textPieces, truncate,
@@ -99,6 +100,7 @@ export function pattern(target: Element, level: number, opts: { maxSiblings: num
   if (targetIndex >= 0) shown.add(targetIndex);
   const siblings: SiblingFacts[] = [...shown].sort((a, b) => a - b).map((i) => {
     const el = list[i];
+    listed(el); // in entry order: the host adds each sibling's ref
     const { pieces, omitted } = textPieces(el, opts.maxTextItems, opts.maxText);
     const ol = outline(el, opts.maxOutline, opts.maxText, cache);
     const s: SiblingFacts = {
@@ -175,6 +177,7 @@ export function anchors(target: Element, level: number, opts: { maxDescendants: 
           if (el === target) a.isTarget = true;
           else if (deepContains(el, target)) a.containsTarget = true;
           if (!isVisible(el)) a.hidden = true;
+          listed(el); // in entry order: the host adds each anchor's ref
           descendants.push(a);
         }
       }

@@ -19,6 +19,7 @@ import { LOCATOR_OPS } from './locators.js';
 import { bestSelector } from './selectors.js';
 import { resetCallCaches } from './dom.js';
 import { missedBy, readWatch, startWatch } from './effect.js';
+import { beginListing, dropListed, endListing, takeListed } from './listed.js';
 
 interface Caught {
   tag: string;
@@ -102,6 +103,7 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
   const fn = OPS[op];
   if (!fn) return { __error: { code: 'internal_error', message: `unknown bridge op ${op}` } };
   resetCallCaches();
+  beginListing(typeof args.listId === 'string' ? args.listId : undefined);
   try {
     return fn(args, list, extra);
   } catch (err) {
@@ -109,6 +111,8 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
     const e = err as Error;
     if (e && e.name === 'SyntaxError') return { __error: { code: 'invalid_selector', message: e.message } };
     return { __error: { code: 'internal_error', message: `bridge ${op}: ${e?.message ?? String(err)}` } };
+  } finally {
+    endListing();
   }
 }
 
@@ -153,4 +157,4 @@ function runWait(op: string, args: Args, ms: number): unknown {
   });
 }
 
-(globalThis as any).__ariadne = { install, run, runWait, caughtElements, missedBy };
+(globalThis as any).__ariadne = { install, run, runWait, caughtElements, missedBy, takeListed, dropListed };

@@ -7,6 +7,7 @@ import {
   isVisible, normText, parentOf, roleOf, stableAttrs, styleOf, tagOf, testIdOf, truncate, TEST_ID_ATTRS,
 } from './dom.js';
 import { bestSelector } from './selectors.js';
+import { listed } from './listed.js';
 
 type Caught = { tag: string; el: Element }[] | null;
 
@@ -262,6 +263,7 @@ function inspectDom(args: { maxChildren: number; maxDepth: number; includeHidden
           if (role) item.role = role;
           if (text) item.text = truncate(text, args.maxText);
           if (isShadowRoot(parent)) item.inShadowRoot = true;
+          listed(c); // same index as the entry: the host adds its ref
           children.push(item);
         }
         continue;

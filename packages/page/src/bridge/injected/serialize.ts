@@ -7,6 +7,7 @@
 import { directText, isInteractive, isSkippedTag, normText, tagOf, truncate, TEST_ID_ATTRS } from './dom.js';
 import { bestSelector, stableClasses } from './selectors.js';
 import { FRAME_MARK } from '../protocol.js';
+import { listed } from './listed.js';
 
 export interface SerializeArgs {
   /** Frame selector chain of this frame (" >> " between iframes), empty for the main frame. */
@@ -120,6 +121,9 @@ export function serializeFrame(args: SerializeArgs, owners: Element[]): Serializ
         const parts = [`locator=${q(locator)}`];
         if (hostChain.length) parts.push(`shadowHost=${q(hostChain.join(' '))}`);
         if (args.frameSelector) parts.push(`frameSelector=${q(args.frameSelector)}`);
+        // A mark the host swaps for the element's ref (injected/listed.ts), or drops.
+        const k = listed(el);
+        if (k >= 0) parts.push(`\u0002${k}\u0002`);
         push(depth + 1, `↳ ${parts.join(' ')}`);
       }
     }
