@@ -291,7 +291,10 @@ describe('views', () => {
     const d = click.body.snapshot.diff;
     expect(d.added).toEqual([]);
     expect(d.removed).toEqual([]);
-    expect(d.changed).toContainEqual({ ref: status, before: expect.objectContaining({ text: 'Nothing bought' }), after: expect.objectContaining({ text: 'Bought item 1-3' }) });
+    expect(d.changed).toContainEqual(expect.objectContaining({
+      ref: status, role: 'status', summary: 'text "Nothing bought" → "Bought item 1-3"',
+      before: expect.objectContaining({ text: 'Nothing bought' }), after: expect.objectContaining({ text: 'Bought item 1-3' }),
+    }));
     // Anything else that changed is focus moving to the clicked button, nothing more.
     for (const c of d.changed.filter((x: any) => x.ref !== status)) {
       const { active: a1, ...before } = c.before;
