@@ -79,7 +79,7 @@ async function inPageSplit(page, rounds) {
   const u = await utilityInjected(page.mainFrame());
   if (!u) throw new Error('no utility world');
   const fn = `function () {
-    const run = this.__ariadneBenchSurface || (this.__ariadneBenchSurface = (function () { ${SURFACE_SOURCE}; return __ariadneSurface.surface; })());
+    const run = (this.__ariadneBenchSurface || (this.__ariadneBenchSurface = (function () { ${SURFACE_SOURCE}; return __ariadneSurface; })())).surface;
     const t0 = performance.now();
     const s = this.ariaSnapshotJSON(document.body, { mode: 'ai' });
     const t1 = performance.now();

@@ -58,6 +58,11 @@ const CASES: Case[] = [
     ],
   },
   {
+    // No pointer, no onclick: one listener on the list (found by Chromium's listener check).
+    page: 'weak/delegated.html',
+    expect: [{ role: 'generic', name: 'remove', from: 'class', marks: ['[clickable]'], click: 'remove:1' }],
+  },
+  {
     page: 'weak/component.html',
     expect: [
       { role: 'generic', name: 'star', from: 'class', click: 'star:1' },
