@@ -95,6 +95,14 @@ function parentOf(el: Element): Element | null {
   return el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
 }
 
+const parentIds = new WeakMap<Element, number>();
+let parentSeq = 0;
+function parentKey(el: Element): number {
+  let id = parentIds.get(el);
+  if (id === undefined) parentIds.set(el, (id = ++parentSeq));
+  return id;
+}
+
 function visible(el: Element): boolean {
   const r = el.getBoundingClientRect();
   if (r.width <= 0 || r.height <= 0) return false;
@@ -328,6 +336,28 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
 
   function refFor(el: Element): string {
     return registerRef(inj, el)!;
+  }
+
+  // A row of alike icons side by side (a rating's stars) is told apart by position: "star 3".
+  const named: { el: Element; name: string; set: (n: string) => void }[] = [];
+  for (const [ref, e] of Object.entries(result.edits)) {
+    const el = snap.info.get(ref)?.element;
+    if (el && e.inferredName && e.inferredFrom !== 'label') named.push({ el, name: e.inferredName, set: (n) => { e.inferredName = n; } });
+  }
+  for (const [el, s] of surfaced) if (s.node.inferredName) named.push({ el, name: s.node.inferredName, set: (n) => { s.node.inferredName = n; } });
+  const groups = new Map<string, typeof named>();
+  for (const x of named) {
+    const parent = parentOf(x.el);
+    if (!parent) continue;
+    const key = `${x.name}\u0000${parentKey(parent)}\u0000${x.el.localName}.${x.el.getAttribute('class') ?? ''}`;
+    const g = groups.get(key) ?? [];
+    g.push(x);
+    groups.set(key, g);
+  }
+  for (const g of groups.values()) {
+    if (g.length < 2 || g.length > 12 || /\d$/.test(g[0].name)) continue;
+    g.sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    g.forEach((x, i) => x.set(`${x.name} ${i + 1}`));
   }
 
   // 3. Place each surfaced element among its owner's children, in document order.
