@@ -37,6 +37,9 @@ interface Injected {
   __ariadneSurfaceSeq?: number;
   /** The icons the last pass could not prove clickable (for listenerProbe). */
   __ariadneUnproven?: Element[];
+  /** Elements a listener check found click listeners on, and icons already checked. */
+  __ariadneListened?: WeakSet<Element>;
+  __ariadneProbed?: WeakSet<Element>;
 }
 
 /** A node the pass adds (JSON form, as Playwright renders nodes). */
@@ -177,9 +180,12 @@ export function registerRef(inj: Injected, el: Element): string | null {
  * Elements whose click listeners would prove the last pass's unproven icons clickable: each
  * icon and its ancestors up to three levels (a list delegating to its items), below body.
  */
-export function listenerProbe(inj: Injected, max = 120): Element[] {
+export function listenerProbe(inj: Injected, max = 80): Element[] {
   const out = new Set<Element>();
+  const probed = (inj.__ariadneProbed ??= new WeakSet<Element>());
   for (const el of inj.__ariadneUnproven ?? []) {
+    if (out.size >= max) break;
+    probed.add(el);
     let e: Element | null = el;
     for (let i = 0; e && i < 4 && out.size < max; i++, e = parentOf(e)) {
       if (e === document.body || e === document.documentElement) break;
@@ -204,9 +210,12 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
 
   // Elements a click listener sits on (from the caller's listener check): one, or an ancestor up
   // to three levels (a list delegating to its items), counts as evidence. Never body and above.
-  const listeners = new Set(opts.listeners ?? []);
+  // What a listener check proved stays proved for the document's life (elements probed once:
+  // a page full of decorative icons costs its round trips on the first snapshot only).
+  const listeners = (inj.__ariadneListened ??= new WeakSet<Element>());
+  const probed = (inj.__ariadneProbed ??= new WeakSet<Element>());
+  for (const el of opts.listeners ?? []) listeners.add(el);
   const listened = (el: Element): boolean => {
-    if (!listeners.size) return false;
     let e: Element | null = el;
     for (let i = 0; e && i < 4; i++, e = parentOf(e)) {
       if (e === document.body || e === document.documentElement) return false;
@@ -240,8 +249,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
             const mark = !pointer && !CONTROL_ROLES.has(c.role) ? { clickable: true as const } : {};
             if (got) edit(c.ref, { inferredName: got.name, inferredFrom: got.from, ...mark });
           } else if (el.childElementCount === 0 && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && iconName(el)) {
-            unproven++; // a glyph icon with no sign of a handler: a listener check may prove it
-            unprovenEls.push(el);
+            if (!probed.has(el)) { unproven++; unprovenEls.push(el); } // a listener check may prove it
           }
         }
       }
@@ -316,7 +324,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     const name = iconName(el);
     const evidence = hasEvidence(el) || listened(el) || (pointer && !!name);
     if (!evidence) {
-      if (name && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true') { unproven++; unprovenEls.push(el); }
+      if (name && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && !probed.has(el)) { unproven++; unprovenEls.push(el); }
       return;
     }
     if (!name && !pointer && !hasEvidence(el)) return;
