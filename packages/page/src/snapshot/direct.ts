@@ -179,9 +179,14 @@ export async function utilityInjected(frame: Frame): Promise<{ client: CdpSessio
  * frame on the snapshot that frame kept, edits applied to the stitched tree. A frame that cannot
  * be reached keeps Playwright's nodes as they are.
  */
-export async function surfacePublicTree(page: Page, raw: unknown): Promise<unknown> {
+export async function surfacePublicTree(page: Page, raw: unknown, timeoutMs = 2000): Promise<unknown> {
   const tree = normalizeTree(raw);
-  const results = await Promise.all(page.frames().map(async (frame) => {
+  // A frame that does not answer in time (a busy page, a dialog) keeps Playwright's nodes.
+  const bounded = <T>(p: Promise<T>): Promise<T | null> => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([p, new Promise<null>((r) => { timer = setTimeout(() => r(null), timeoutMs); })]).finally(() => clearTimeout(timer));
+  };
+  const results = await Promise.all(page.frames().map((frame) => bounded((async () => {
     const u = await utilityInjected(frame);
     if (!u) return null;
     const r = await u.client.send('Runtime.callFunctionOn', {
@@ -195,7 +200,7 @@ export async function surfacePublicTree(page: Page, raw: unknown): Promise<unkno
     // A child frame's root-level nodes sit under its iframe node, which it cannot name: left as they are.
     if (result && frame !== page.mainFrame()) result.children = result.children.filter((c) => c.parent !== null);
     return result;
-  }));
+  })().catch(() => null))));
   let out = tree;
   for (const r of results) out = applySurface(out, r);
   return out;
