@@ -238,17 +238,19 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       if (el && c.ref) {
         const tag = el.localName;
         if (tag === 'input' || tag === 'select' || tag === 'textarea' || (FIELD_ROLES.has(c.role) && c.role !== 'button')) fieldEdits(c, el);
-        else if (!c.name && !inControl && !hasText(c, false)) {
+        else if (!c.name && !inControl) {
           // Nameless and textless (a glyph at most): a control, a click target, or anything under a pointer.
           // A pointer inherited from a clickable row names only a glyph leaf; a cell holding an icon
-          // is not the target: the icon inside is (step 2 brings it back).
-          const clickable = CONTROL_ROLES.has(c.role) || (pointer && (!inPointer || (el.childElementCount === 0 && iconLeaf(el)))) || hasEvidence(el) || listened(el);
-          if (clickable) {
+          // is not the target: the icon inside is (step 2 brings it back). The cheap tests first:
+          // most nameless nodes of a large page are layout boxes that fail them.
+          const leaf = el.childElementCount === 0 || el.localName === 'svg';
+          const clickable = CONTROL_ROLES.has(c.role) || (pointer && (!inPointer || (leaf && iconLeaf(el)))) || hasEvidence(el) || listened(el);
+          if (!clickable && !leaf) { /* a box with content: not an icon */ } else if (hasText(c, false)) { /* read by its text */ } else if (clickable) {
             const got = iconName(el);
             // No pointer and no control role: say it is clickable (the evidence is a handler).
             const mark = !pointer && !CONTROL_ROLES.has(c.role) ? { clickable: true as const } : {};
             if (got) edit(c.ref, { inferredName: got.name, inferredFrom: got.from, ...mark });
-          } else if (el.childElementCount === 0 && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && iconName(el)) {
+          } else if (iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && iconName(el)) {
             if (!probed.has(el)) { unproven++; unprovenEls.push(el); } // a listener check may prove it
           }
         }
