@@ -107,13 +107,13 @@ describe('clickable words in prose get their own ref lines', () => {
     const { id, state } = await openTab(svc, `${fixtures.url}/weak/prose.html`);
     const f = await snapshots(svc, id);
     const felis = /- text: Lorem ipsum dolor sit amet\. To continue click on the link\n\s*- generic \[clickable\] \[ref=((?:f\d+)?e\d+)\]: felis\n\s*- text: and then read on\./.exec(f.yaml);
-    const terms = /- text: By signing up you accept the\n\s*- generic \[ref=((?:f\d+)?e\d+)\] \[cursor=pointer\]: terms\n\s*- text: of this service\./.exec(f.yaml);
+    const terms = /- text: By signing up you accept the\n\s*- generic \[clickable\] \[ref=((?:f\d+)?e\d+)\] \[cursor=pointer\]: terms\n\s*- text: of this service\./.exec(f.yaml);
     expect(felis, f.yaml).not.toBeNull();
     expect(terms, f.yaml).not.toBeNull();
     // A plain span in prose stays in its paragraph's text.
     expect(f.yaml).toContain('Plain words here are not clickable at all.');
     expect(f.text).toMatch(new RegExp(`generic \\[clickable\\] \\[${felis![1]}\\]: "felis"`));
-    expect(f.text).toMatch(new RegExp(`generic \\[${terms![1]}\\] \\[cursor=pointer\\]: "terms"`));
+    expect(f.text).toMatch(new RegExp(`generic \\[clickable\\] \\[${terms![1]}\\] \\[cursor=pointer\\]: "terms"`));
     const json = JSON.stringify(f.json);
     expect(json).toContain(`{"role":"generic","clickable":true,"ref":"${felis![1]}","text":"felis"}`);
     // Same refs on the next snapshot (the word keeps the ref registered for it).

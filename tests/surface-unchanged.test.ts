@@ -71,7 +71,7 @@ describe('refsForElements', () => {
   it('answers the ref an element shows in the snapshot, registers one for an element without, and null for none', async () => {
     const { id, state } = await openTab(svc, `${fixtures.url}/weak/prose.html`);
     const yaml = (await svc.api.snapshot(id)).body.snapshot as string;
-    const terms = /- generic \[ref=((?:f\d+)?e\d+)\] \[cursor=pointer\]: terms/.exec(yaml)![1];
+    const terms = /- generic \[clickable\] \[ref=((?:f\d+)?e\d+)\] \[cursor=pointer\]: terms/.exec(yaml)![1];
     const heading = /- heading "Before you go on" \[level=1\] \[ref=((?:f\d+)?e\d+)\]/.exec(yaml)![1];
     const plain = state.page.locator('span', { hasText: 'not clickable' });
     const [t, h, p, missing] = await refsForElements(state, [

@@ -314,7 +314,8 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       const pointer = cursorOf(el) === 'pointer' && (!parent || cursorOf(parent) !== 'pointer');
       const evidence = pointer || hasEvidence(el) || PROSE_CLASS.test(el.getAttribute('class') ?? '') || listeners.has(el);
       if (!evidence || !visible(el)) return;
-      const node: NewNode = { role: 'generic', ref: refFor(el), text, ...(pointer ? { cursor: 'pointer' as const } : { clickable: true as const }) };
+      // Marked clickable whatever the evidence (seams §2): a word in prose does not look like a control.
+      const node: NewNode = { role: 'generic', ref: refFor(el), text, clickable: true, ...(pointer ? { cursor: 'pointer' as const } : {}) };
       surfaced.set(el, { node, owner, prose: true });
       return;
     }
