@@ -34,5 +34,6 @@ export { directSnapshotJSON, directSnapshotStats, surfacePublicTree, surfaceStat
 export * from './effect/effect.js';
 export * from './targeting/selector.js';
 export { applySurface } from './surface/apply.js';
+export { refsForElements, type RefsForElementsOptions } from './surface/refs.js';
 export { SURFACE_SOURCE } from './bridge/surface.generated.js';
 export { utilityInjected } from './snapshot/direct.js';
