@@ -2,7 +2,8 @@
 // Tiny local pages for the README walk-through and the examples in docs/:
 // `node scripts/demo-site.mjs` serves them on http://127.0.0.1:8080/ (PORT to change).
 // / is a shopping list, /login a login form, /board an announcement two roles share
-// (kept in this process). No dependencies.
+// (kept in this process), /pantry a list whose delete controls are bare icons (no text, no
+// label: the kind of page whose snapshot needs inferred names). No dependencies.
 import { createServer } from 'node:http';
 
 const PAGE = `<!doctype html>
@@ -47,6 +48,22 @@ const LOGIN = page('Log in', `
     });
   </script>`);
 
+// Each row's delete control is an empty <span> drawn by CSS: the accessibility tree gives it no name.
+const PANTRY = page('Pantry', `
+  <style>.row { display: flex; gap: .5em } .icon-trash { cursor: pointer; width: 1em; height: 1em; background: #c33 }</style>
+  <h1>Pantry</h1>
+  <div id="rows">
+    <div class="row"><span>Rice</span><span class="icon-trash"></span></div>
+    <div class="row"><span>Beans</span><span class="icon-trash"></span></div>
+  </div>
+  <p id="count" role="status">2 items</p>
+  <script>
+    for (const icon of document.querySelectorAll('.icon-trash')) icon.addEventListener('click', () => {
+      icon.parentElement.remove();
+      document.getElementById('count').textContent = document.querySelectorAll('.row').length + ' item(s)';
+    });
+  </script>`);
+
 const escape = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 let announcement = '';
 const board = () => page('Board', `
@@ -63,6 +80,7 @@ const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?')[0];
   if (path === '/' || path === '/index.html') return html(PAGE);
   if (path === '/login') return html(LOGIN);
+  if (path === '/pantry') return html(PANTRY);
   if (path === '/board' && req.method === 'POST') {
     let body = '';
     req.on('data', (c) => { if (body.length < 10_000) body += c; });
