@@ -166,16 +166,3 @@ export class EffectWatch {
     this.state.page.off('request', this.onRequest);
   }
 }
-
-/** The effect in words, for text and MCP answers: "the page did not react", "navigated to …". */
-export function effectInWords(e: Effect | undefined): string {
-  if (!e) return '';
-  if (!e.changed) return 'no visible effect: the page did not react (no DOM, URL, focus, value or network change)';
-  const parts: string[] = [];
-  if (e.navigated) parts.push(`navigated${e.url ? ` to ${e.url}` : ''}`);
-  if (e.dom) parts.push(`${e.dom} DOM change${e.dom === 1 ? '' : 's'}`);
-  if (e.values) parts.push('a field value changed');
-  if (e.focus) parts.push('focus moved');
-  if (e.requests) parts.push(`${e.requests} request${e.requests === 1 ? '' : 's'}`);
-  return `effect: ${parts.join(', ') || 'the page changed'}`;
-}
