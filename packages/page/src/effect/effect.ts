@@ -3,6 +3,7 @@ import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { Bridge, BridgeContextLost, type World } from '../bridge/bridge.js';
 import { refOfObject } from '../targeting/selector.js';
+import type { WatchReading } from '../bridge/injected/effect.js';
 
 // What an action did (seams §3). Every action answer carries
 //   effect: { changed, navigated, requests, dom?, focus?, values?, url? }
@@ -26,16 +27,8 @@ export interface Effect {
   url?: string;
 }
 
-interface Reading {
-  gone?: true;
-  mutations: number;
-  values: number;
-  focus: boolean;
-  clicks: number;
-  reached: number;
-  receivedBy?: string;
-  targetConnected?: boolean;
-}
+/** What the in-page watch reports (bridge/injected/effect.ts). */
+type Reading = WatchReading;
 
 let seq = 0;
 
