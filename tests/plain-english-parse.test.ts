@@ -60,7 +60,8 @@ describe('sentences', () => {
     expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Wi-Fi' } });
     expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
     expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
-    expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'select', value: ['Red', 'Green', 'Blue'], target: { role: 'listbox' } });
+    // Values with no list named: the list that offers them, else each one's own box (issue 25 §3).
+    expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'choose', values: ['Red', 'Green', 'Blue'], list: false });
     expect(interpret('Press ArrowRight twice')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'press', key: 'ArrowRight' } }, { intent: { kind: 'press', key: 'ArrowRight' } }] });
     expect(interpret('Enter Ann as the first name, Lee as the last name and ann@x.io as the email, agree to the terms')).toMatchObject({
       kind: 'sequence',

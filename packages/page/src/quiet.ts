@@ -14,5 +14,11 @@ type Wrapper = { _wrapApiCall?: (fn: () => Promise<unknown>, opts: { internal: b
 
 export function quietly<T>(page: Page, fn: () => Promise<T>): Promise<T> {
   const wrap = (page as unknown as Wrapper)._wrapApiCall;
-  return typeof wrap === 'function' ? (wrap.call(page, fn, { internal: true }) as Promise<T>) : fn();
+  if (typeof wrap !== 'function') return fn();
+  // The wrapper prefixes the message of whatever fn throws with its own name
+  // ("page._wrapApiCall: No element ..."): our errors leave with their own words.
+  return (wrap.call(page, fn, { internal: true }) as Promise<T>).catch((err: unknown) => {
+    if (err instanceof Error) err.message = err.message.replace(/^(?:\w+\.)?_wrapApiCall:\s*/, '');
+    throw err;
+  });
 }

@@ -4,7 +4,14 @@ import type { PageState } from '../page-state.js';
 import type { AriaNode } from '../snapshot/tree.js';
 import { derivedReadings, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { waitForDomChange } from '../settle.js';
-import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type TreeMatch } from './tree-match.js';
+import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
+import { inDialog, probeKinds } from './probe.js';
+import { openBlind, openTowards } from './disclose.js';
+
+/** Search behind disclosure: at most this many openings, within this long, per look-up. */
+const MAX_OPENINGS = 12;
+const DISCLOSE_MS = 5000;
+const DISCLOSE_ACTIONS = new Set<TargetAction>(['click', 'check', 'uncheck', 'fill', 'type', 'select', 'hover', 'clear', 'focus', 'press', 'any']);
 
 // The one target resolver (describe → parse → candidates → rank → prove → act): the REST
 // `description`, the rules planner and the model planners' description fallback all come
@@ -463,7 +470,8 @@ async function takeTree(state: PageState): Promise<AriaNode[]> {
  * action. Throws ambiguous_target (candidates with the wording that picks each one) or,
  * once waitMs is over, target_not_found with the nearest candidates.
  */
-export async function locate(state: PageState, specs: DescribedTarget[], opts: LocateOptions): Promise<Located> {
+export async function locate(state: PageState, specsIn: DescribedTarget[], opts: LocateOptions): Promise<Located> {
+  let specs = specsIn;
   const page = state.page;
   const began = Date.now();
   const deadline = began + Math.max(0, opts.waitMs);
@@ -477,13 +485,25 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
   const openedRoutes: string[] = [];
   const epochAtStart = state.navEpoch;
   let waitedForLoad = false;
-  const withRoute = <T extends { why: string }>(x: T): T => (revealed ? { ...x, why: `${x.why}; revealed by ${revealed} first` } : x);
+  let deadlineAt = deadline;
+  // What the disclosure search opened (one at a time), and whether the blind search is spent.
+  const opened: string[] = [];
+  let blindDone = false;
+  let guidedDue = true;
+  const withRoute = <T extends { why: string }>(x: T): T => {
+    const bits = [revealed ? `revealed by ${revealed} first` : '', opened.length ? `found after opening ${opened.join(', then ')}` : ''].filter(Boolean);
+    return bits.length ? { ...x, why: `${x.why}; ${bits.join('; ')}` } : x;
+  };
   for (;;) {
     const passStart = Date.now();
     misses.length = 0;
     const tree = await takeTree(state);
     lastTree = tree;
     const flat = flattenTree(tree);
+    // A field's kind is not in the tree: read it for the fields, only when the words name one.
+    if (specs.some((x) => x.kind)) await probeKinds(page, flat);
+    // Once something was opened to find it, only the exact target counts (never a near match).
+    if (opened.length) specs = specs.map((x) => ({ ...x, strict: true }));
     if (opts.action === 'upload') {
       // Only a file input takes an upload (often hidden behind a styled "Browse" button): the
       // tree and the text rungs never stand in for one.
@@ -492,7 +512,14 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         if (r) return r;
       }
       misses.push(`no file input is associated with "${specs[0]?.phrase ?? ''}"`);
-    } else if (opts.wholeName) {
+    } else if (specs.some((x) => x.whole)) {
+      // "Link account" read as a link named "account": a control named by all the words wins first.
+      for (const w of specs.flatMap((x) => (x.whole ? [x.whole] : []))) {
+        const m = matchOnTree(flat, { phrase: w, role: null, strict: true }, opts.action);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (all the words are its name)` }, { phrase: w, role: null, strict: true }, opts.code !== false));
+      }
+    }
+    if (opts.action !== 'upload' && opts.wholeName) {
       const m = matchOnTree(flat, { phrase: opts.wholeName, role: null, strict: true }, opts.action);
       if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (the whole description is its name)` }, { phrase: opts.wholeName, role: null, strict: true }, opts.code !== false));
       // "Open help" on a focusable <div>: its exact text, when it can take the action.
@@ -507,6 +534,11 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         const m = matchOnTree(flat, spec, opts.action);
         if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
+        // A dialog without ARIA (a floating box with a title and a ×): the matches that sit in one.
+        if (spec.landmark === 'dialog') {
+          const d = await inFloatingDialog(page, flat, spec, opts.action);
+          if (d) return withRoute(await treeLocated(state, d, spec, opts.code !== false));
+        }
         misses.push(m.why);
         if (structured) continue;
       }
@@ -578,11 +610,37 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         continue;
       }
     }
+    // Search behind disclosure: the exact words are in the document but hidden (a tab, a
+    // section, a tree node, a More menu): open one level towards them and look again.
+    // Once per page state: on the first pass and after each opening (a page-wide read).
+    if (guidedDue && DISCLOSE_ACTIONS.has(opts.action) && opened.length < MAX_OPENINGS && Date.now() - began < DISCLOSE_MS) {
+      guidedDue = false;
+      const words = specs.flatMap((x) => (x.phrase && !x.scope && !x.landmark && !x.offers ? [x.phrase] : x.whole ? [x.whole] : []));
+      const o = words.length ? await openTowards(page, words, opened.map(openedName)) : null;
+      if (o) {
+        opened.push(o.label);
+        guidedDue = true;
+        deadlineAt = Math.max(deadlineAt, Math.min(began + DISCLOSE_MS, Date.now() + 1500));
+        continue;
+      }
+    }
     // The longest pass so far, not the last: on a loaded machine one pass can take several
     // times another, and a miss that answers late is as wrong as one that answers early.
     passMs = Math.max(passMs, Date.now() - passStart);
+    // Out of time with the words nowhere in the document: content a closed tab or a collapsed
+    // control renders only once opened. Open those one at a time (bounded) before the miss.
+    if (Date.now() + 150 + passMs >= deadlineAt && !blindDone && DISCLOSE_ACTIONS.has(opts.action) && opened.length < MAX_OPENINGS && specs.some((x) => x.phrase)) {
+      const o = await openBlind(page, opened.map(openedName));
+      if (o) {
+        opened.push(o.label);
+        guidedDue = true;
+        deadlineAt = Math.max(deadlineAt, Math.min(began + DISCLOSE_MS, Date.now() + 1000));
+        continue;
+      }
+      blindDone = true;
+    }
     // Do not start a pass that cannot end before the deadline: a miss answers on time.
-    if (Date.now() + 150 + passMs >= deadline) {
+    if (Date.now() + 150 + passMs >= deadlineAt) {
       // Unless the page is between documents (the previous step started a navigation that
       // landed during the search, or the new document is still loading): that is not a
       // miss yet. Wait for its load once, bounded, and look again.
@@ -638,4 +696,26 @@ async function ladderAmbiguity(state: PageState, description: string, hit: Ladde
     candidates: withWords,
     hint: 'Use one of the candidate refs, or a more specific description.',
   });
+}
+
+/** The name inside an opening's label (`tab "Downloads"` → Downloads). */
+function openedName(label: string): string {
+  return /"([^"]*)"/.exec(label)?.[1] ?? label;
+}
+
+/**
+ * "the close button of the dialog" where the dialog has no ARIA: the matches without the
+ * landmark, kept when they sit in a floating box (probe.ts inDialog). One left is the answer.
+ */
+async function inFloatingDialog(page: Page, flat: Flat[], spec: DescribedTarget, action: TargetAction): Promise<Extract<TreeMatch, { kind: 'hit' }> | null> {
+  if (flat.some((f) => f.node.role === 'dialog' || f.node.role === 'alertdialog')) return null;
+  const loose = matchOnTree(flat, { ...spec, landmark: undefined }, action, { wordings: false });
+  const refs = loose.kind === 'hit' ? [loose.ref] : loose.kind === 'ambiguous' ? loose.candidates.map((c) => c.ref) : [];
+  if (!refs.length) return null;
+  const inside = await inDialog(page, refs);
+  const keep = refs.filter((_, i) => inside[i]);
+  if (keep.length !== 1) return null;
+  const f = flat.find((x) => x.ref === keep[0]);
+  if (!f) return null;
+  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'landmark', why: `${f.node.role} "${f.name || f.adjacent}" in a dialog (a floating box without ARIA)` };
 }

@@ -62,6 +62,8 @@ export interface DescribeOptions {
   waitMs: number;
   /** What will be done with the element: only an element that can take it resolves. */
   action?: TargetAction;
+  /** A select's values: with words that name no list by name ("the list"), the list offering them. */
+  values?: string[];
 }
 
 export async function resolveDescription(state: PageState, description: string, opts: DescribeOptions): Promise<ResolvedTarget> {
@@ -71,7 +73,9 @@ export async function resolveDescription(state: PageState, description: string, 
     throw new AppError('invalid_request', 'description has no words to match.', { field: 'description' });
   }
   const action = opts.action ?? 'any';
-  const spec = parseDescription(description, null);
+  let spec = parseDescription(description, null);
+  // "Select Peru in the list": the one list (select, listbox) that offers the values.
+  if (action === 'select' && opts.values?.length && !spec.phrase && !spec.quoted) spec = { ...spec, role: 'combobox', offers: opts.values };
   if (!spec.phrase && !spec.role && !spec.scope) spec.phrase = phrases[0];
   // "Archive Invoice 12": the Archive control inside the row that shows exactly "Invoice 12"
   // (an element named by the whole description still wins first); never the row's name alone.

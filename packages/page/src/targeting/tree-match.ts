@@ -18,6 +18,15 @@ export interface Flat {
   name: string;
   /** Text next to an unnamed control (its visual label). */
   adjacent: string;
+  /** A field's kind (multiline, date, password, text, ...): the tree's, or probed by the resolver. */
+  kind?: string;
+  /** A checkable control whose name every row repeats ("Toggle Todo"): its row's text names it. */
+  sharedName?: boolean;
+}
+
+/** A person's name for the element: the accessible name, else the inferred one (seam §2). */
+export function personName(n: AriaElement): string {
+  return n.name || ((n as { inferredName?: string }).inferredName ?? '');
 }
 
 export interface TreeCandidate {
@@ -74,7 +83,8 @@ export function roleFits(wanted: string | null, actual: string | undefined): boo
 export const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 function ownText(n: AriaElement): string {
-  if (n.name) return n.name;
+  const named = personName(n);
+  if (named) return named;
   if (typeof n.text === 'string' && n.text) return n.text;
   return (n.children ?? []).filter((c): c is string => typeof c === 'string').join(' ');
 }
@@ -176,14 +186,21 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
         const name = ownText(n);
         // An unnamed control's visual label; a field named only by its placeholder ("Ex. Ann")
         // also answers to the text right before it (a <mat-label>, an unassociated label).
-        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : '';
-        out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent });
+        // A named checkbox too keeps the text beside it: used only when its name is one every
+        // row repeats (a web-components to-do's "Toggle Todo"), see sharedName below.
+        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : '';
+        const kind = (n as { kind?: string }).kind;
+        out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent, ...(kind ? { kind } : {}) });
       }
       // An iframe's content is another frame: refs there are fine (f1e2), keep walking.
       walk(n.children ?? [], [...ancestors, n], { list: nodes, i });
     });
   };
   walk(tree, []);
+  // Checkable controls sharing one name: the name tells none of them apart.
+  const counts = new Map<string, number>();
+  for (const f of out) if (CHECKABLE.has(f.node.role) && f.name) counts.set(norm(f.name), (counts.get(norm(f.name)) ?? 0) + 1);
+  for (const f of out) if (CHECKABLE.has(f.node.role) && f.name && (counts.get(norm(f.name)) ?? 0) > 1 && f.adjacent) f.sharedName = true;
   return out;
 }
 
@@ -194,16 +211,52 @@ function escapeRe(s: string): string {
 /** 0 exact, 1 whole words at the start or end, 2 whole words inside, 3 substring; -1 no. */
 const ICON_WORDS: [RegExp, RegExp][] = [
   [/^(?:delete|remove|destroy|trash|discard)$/, /^(?:×|✕|✖|x|🗑|🗑️|−|-)$/u],
-  [/^(?:close|dismiss)$/, /^(?:×|✕|✖|x)$/u],
+  [/^(?:close|dismiss|x)$/, /^(?:×|✕|✖|x|close|dismiss)$/u],
   [/^(?:add|new|plus)$/, /^\+$/],
   [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
 ];
+
+// Words people use for one icon's purpose: "the bin icon" is the element named trash.
+export const ICON_SYNONYMS: string[][] = [
+  ['trash', 'bin', 'delete', 'remove', 'garbage', 'wastebasket', 'trash can', 'rubbish', 'discard'],
+  ['heart', 'like', 'love', 'favourite', 'favorite'],
+  ['star', 'favourite', 'favorite', 'bookmark'],
+  ['close', 'x', 'dismiss', 'times', 'cross', 'cancel'],
+  ['edit', 'pencil', 'pen', 'modify', 'rename'],
+  ['add', 'plus', 'new', 'create'],
+  ['settings', 'gear', 'cog', 'preferences', 'options'],
+  ['search', 'magnifier', 'magnifying glass', 'find'],
+  ['share', 'forward'],
+  ['reply', 'respond'],
+  ['menu', 'hamburger', 'more', 'ellipsis', 'kebab', 'dots', 'overflow'],
+  ['download', 'save'],
+  ['refresh', 'reload', 'sync'],
+  ['info', 'information', 'details'],
+  ['archive', 'box'],
+  ['flag', 'report'],
+  ['thumbs up', 'upvote', 'like', 'thumb up'],
+  ['check', 'tick', 'done', 'ok', 'confirm'],
+  ['comment', 'comments', 'speech bubble', 'chat', 'message'],
+];
+
+/** Do the words and the element's (icon) name say the same purpose? */
+export function iconSynonym(name: string, phrase: string): boolean {
+  const n = norm(name).replace(/[-_]+/g, ' ');
+  const p = norm(phrase).replace(/[-_]+/g, ' ');
+  if (!n || !p) return false;
+  return ICON_SYNONYMS.some((g) => g.includes(p) && g.some((w) => n === w || n.split(' ').includes(w)));
+}
 
 export function nameTier(name: string, phrase: string, quoted: boolean): number {
   const n = norm(name);
   const p = norm(phrase);
   if (!n || !p) return -1;
   if (n === p) return 0;
+  // "user name" is "Username"; "e-mail" is "Email".
+  const compact = (t: string) => t.replace(/[\s-]+/g, '');
+  if (compact(n) === compact(p) && compact(p).length >= 4) return 0;
+  // The letter x for the × glyph (the close control people call "x").
+  if (p === 'x' && /^(?:×|✕|✖|╳|x)$/u.test(n)) return 0;
   // An icon button named by its glyph: "the delete button" is the ×.
   if (!quoted && ICON_WORDS.some(([w, g]) => w.test(p) && g.test(n))) return 2;
   const w = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(p)}($|[^\\p{L}\\p{N}])`, 'u');
@@ -318,17 +371,84 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
 export interface MatchOptions {
   /** Build a wording for each ambiguous candidate and check it (off for the inner checks). */
   wordings?: boolean;
+  /** Only these elements (a kind's fields), and names up to this tier (internal). */
+  only?: (f: Flat) => boolean;
+  maxTier?: number;
+}
+
+/** A field's kind: the tree's or the probed one; a text box with none is a one-line text field. */
+export function kindOf(f: Flat): string | undefined {
+  const k = f.kind ?? (f.node as { kind?: string }).kind;
+  if (k) return k === 'search' || k === 'email' || k === 'tel' || k === 'url' ? k : k;
+  return ['textbox', 'searchbox'].includes(f.node.role) ? 'text' : undefined;
+}
+
+const ONE_LINE = new Set(['text', 'search', 'email', 'tel', 'url']);
+function kindFits(f: Flat, kind: string): boolean {
+  const k = kindOf(f);
+  return k === kind || (kind === 'text' && k !== undefined && ONE_LINE.has(k));
+}
+
+/** Names of the choices a list offers (a <select>'s options, a listbox's options). */
+export function offered(n: AriaElement): string[] {
+  const out: string[] = [];
+  const walk = (c: AriaElement) => {
+    for (const k of c.children ?? []) {
+      if (!isElement(k)) continue;
+      if (k.role === 'option') out.push(k.name ?? rawText(k));
+      else walk(k);
+    }
+  };
+  walk(n);
+  return out;
+}
+
+/** An element named by its picture, not by words: no accessible word name (an inferred one, a glyph, none). */
+function iconLike(f: Flat): boolean {
+  return !/[\p{L}\p{N}]/u.test(f.node.name ?? '') || Boolean((f.node as { inferredName?: string }).inferredName);
 }
 
 export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, action: TargetAction, opts: MatchOptions = { wordings: true }): TreeMatch {
   const all = (tree.length && 'index' in (tree[0] as object) ? tree : flattenTree(tree as AriaNode[])) as Flat[];
+  // A field named by its kind ("the date field", "the password box"): a field of that kind named
+  // so, else one named so (whole words only), else the one of that kind.
+  if (spec.kind && !opts.only) {
+    const kind = spec.kind;
+    const { kind: _k, ...plain } = spec;
+    void _k;
+    const ofKind = (f: Flat) => !EDITABLE.has(f.node.role) || kindFits(f, kind);
+    if (plain.phrase) {
+      const both = matchOnTree(all, plain, action, { ...opts, only: ofKind });
+      if (both.kind !== 'none') return both;
+      const named = matchOnTree(all, plain, action, { ...opts, maxTier: 2, only: () => true });
+      if (named.kind !== 'none') return named;
+    }
+    const m = matchOnTree(all, { ...plain, phrase: '', quoted: false }, action, { ...opts, only: ofKind });
+    if (m.kind === 'none') return { kind: 'none', why: `no ${kind === 'multiline' ? 'multi-line text field (textarea)' : `${kind} field`}${plain.phrase ? ` named "${plain.phrase}"` : ''}` };
+    return m;
+  }
   const fam = familyFor(action, spec.role);
   const itemKind = spec.role === 'listitem' && !spec.phrase;
+  // "Click the close button" on a clickable <span>: people call any clickable thing a button.
+  const looseButton = action === 'click' && fam.roles?.has('button');
   let pool = all.filter((f) => {
-    if (fam.roles && !fam.roles.has(f.node.role)) return false;
+    if (opts.only && !opts.only(f)) return false;
+    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role))) return false;
     if (!fam.roles && fam.needClickable && !isClickableNode(f.node)) return false;
     return true;
   });
+  // A list that offers the choices ("Select Kenya from the list").
+  if (spec.offers?.length) {
+    const want = spec.offers.map((v) => norm(v));
+    pool = pool.filter((f) => {
+      const have = offered(f.node).map((o) => norm(o));
+      return want.every((w) => have.includes(w));
+    });
+    if (!pool.length) return { kind: 'none', why: `no list offers ${spec.offers.map((v) => `"${v}"`).join(', ')}` };
+  }
+  if (spec.checked !== undefined) pool = pool.filter((f) => Boolean(f.node.checked) === spec.checked);
+  // An icon: named by its picture only ("the trash icon"), never a control with a word name.
+  if (spec.icon) pool = pool.filter(iconLike);
   // An option in the group the words name ("Express shipping"): inside a group whose own name is the scope.
   if (spec.group && spec.scope) {
     const g = bare(spec.scope);
@@ -356,11 +476,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   else {
     tiers = [[], [], [], []];
     for (const f of pool) {
-      const t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
-      // A named field's text-before counts only for what a field takes (fill, type, clear).
-      const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action));
+      let t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
+      // An icon named by its picture: "the bin icon" is the element named trash.
+      if (t < 0 && !spec.quoted && iconLike(f) && iconSynonym(f.name, spec.phrase)) t = 2;
+      // A named field's text-before counts only for what a field takes (fill, type, clear); a
+      // checkbox's text beside it when its own name is one every row repeats.
+      const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action) || f.sharedName);
       const ta = useAdjacent ? nameTier(f.adjacent, spec.phrase, !!spec.quoted) : -1;
-      const best = [t, ta].filter((x) => x >= 0);
+      const best = [t, ta].filter((x) => x >= 0 && x <= (opts.maxTier ?? 3));
       if (best.length) tiers[Math.min(...best)].push(f);
     }
   }
@@ -381,6 +504,11 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (spec.strict) scoped = scoped.filter((x) => x.exact === 0);
       cands = scoped.map((s) => s.f);
       if (!cands.length) continue;
+    }
+    // A real button beats a clickable look-alike with the same name.
+    if (cands.length > 1 && looseButton) {
+      const real = cands.filter((c) => fam.roles!.has(c.node.role));
+      if (real.length) cands = real;
     }
     // Interactive elements beat static ones with the same name (assert/hover pools hold both).
     if (cands.length > 1 && !itemKind) {
