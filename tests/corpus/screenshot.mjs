@@ -27,10 +27,12 @@ try {
     await page.waitForLoadState('load');
     const file = path.join(out, `${p.name}.png`);
     await page.screenshot({ path: file });
-    lines.push(`## ${p.name}`, '', `Page: \`${p.path}\` — screenshot: \`${file}\``, '', p.title, '', '### Tasks', '');
+    // Only what a person would know: the page, its screenshot and the goals (not the JSON's
+    // title, which describes the markup).
+    lines.push(`## ${p.name}`, '', `Page: \`${p.path}\` — screenshot: \`${file}\``, '', '### Tasks', '');
     for (const t of p.tasks) lines.push(`- \`${t.id}\`: ${t.goal ?? '(no goal)'}`);
-    lines.push('', '### Must fail', '');
-    for (const t of p.mustFail) lines.push(`- \`${t.id}\`: ${t.goal ?? '(no goal)'} — why it must fail: ${t.why}`);
+    lines.push('', '### Must fail (the page cannot do these; a run must fail)', '');
+    for (const t of p.mustFail) lines.push(`- \`${t.id}\`: ${t.goal ?? '(no goal)'}`);
     lines.push('');
     console.log(`${p.name}: ${file}`);
   }
