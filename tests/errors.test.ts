@@ -221,7 +221,8 @@ describe('bounded actions', () => {
     const click = await api.action(id, { action: 'click', ref, timeoutMs: 1500 });
     const took = Date.now() - started;
     expect([504, 422], JSON.stringify(click.body)).toContain(click.status);
-    expect(['timeout', 'action_failed']).toContain(click.body.error.code);
+    // click_intercepted names what took the click (Playwright's "intercepts pointer events").
+    expect(['timeout', 'action_failed', 'click_intercepted']).toContain(click.body.error.code);
     expect(took).toBeGreaterThanOrEqual(1400);
     expect(took).toBeLessThan(1500 + 4000);
     // Playwright's reason (the overlay intercepts pointer events) reaches the caller.

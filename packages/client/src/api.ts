@@ -4905,7 +4905,7 @@ export interface components {
         /** @description Every error: a stable code, a message, optional details. */
         ErrorResponse: {
             error: {
-                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule";
+                code: "invalid_request" | "invalid_selector" | "level_out_of_range" | "unauthorized" | "navigation_blocked" | "not_found" | "session_not_found" | "role_not_found" | "page_not_found" | "request_not_found" | "ref_not_found" | "ref_stale" | "ref_ambiguous" | "target_not_found" | "ambiguous_target" | "dialog_pending" | "no_dialog" | "role_exists" | "last_page" | "tab_limit" | "action_failed" | "click_intercepted" | "no_effect" | "check_failed" | "select_failed" | "session_crashed" | "session_expired" | "session_closed" | "session_lost" | "page_crashed" | "payload_too_large" | "capacity_exhausted" | "queue_full" | "rate_limited" | "too_many_streams" | "quota_exceeded" | "timeout" | "operation_timeout" | "navigation_failed" | "node_unreachable" | "redis_unavailable" | "queue_timeout" | "shutting_down" | "internal_error" | "run_not_found" | "run_finished" | "no_passing_cases" | "inbox_not_found" | "inbox_disabled" | "email_not_received" | "code_not_found" | "link_not_found" | "forbidden_origin" | "mcp_session_not_found" | "egress_denied" | "model_error" | "suite_not_found" | "secrets_key_missing" | "hook_not_found" | "invalid_signature" | "signature_expired" | "invalid_payload" | "invalid_schedule";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -5068,6 +5068,8 @@ export interface operations {
                     action: "navigate" | "back" | "forward" | "reload" | "click" | "hover" | "type" | "fill" | "clear" | "press" | "select" | "check" | "uncheck" | "upload" | "drag" | "scroll" | "wait_for" | "handle_dialog" | "screenshot";
                     /** @description Target ref from the latest snapshot. */
                     ref?: string;
+                    /** @description Target by Playwright selector (css=, xpath=, text=, role=, `>>` chains, :has(); testid:x shorthands). It must match exactly one element, else ambiguous_target with the candidates and their refs. */
+                    selector?: string;
                     /** @description Fallback when no ref: resolved by the description ladder. */
                     description?: string;
                     url?: string;
@@ -5081,7 +5083,7 @@ export interface operations {
                     double?: boolean;
                     /** @description type: keep the current value and type after it (default false: replace). */
                     append?: boolean;
-                    /** @description type: press Enter afterwards. */
+                    /** @description type, fill: press Enter once the page has taken the text, and check that it reacted (else no_effect). */
                     submit?: boolean;
                     /** @description select: match options by value or label (default: either). */
                     by?: "value" | "label";
@@ -5125,7 +5127,7 @@ export interface operations {
                         title: string;
                         target?: {
                             ref?: string;
-                            /** @description ref, or the ladder rung that matched the description. */
+                            /** @description ref, selector, or the ladder rung that matched the description. */
                             resolvedBy: string;
                             locator?: string;
                             /** @description Role of the element a description resolved to. */
@@ -5152,6 +5154,22 @@ export interface operations {
                             requests: number;
                             /** @description DOM mutations seen while checking that the DOM was quiet. */
                             mutations: number;
+                        };
+                        /** @description What the action did to the page. */
+                        effect?: {
+                            /** @description The page reacted: DOM, URL, focus, a field value or the network. false: nothing happened. */
+                            changed: boolean;
+                            navigated: boolean;
+                            /** @description Requests the page started during the action and its settle wait. */
+                            requests: number;
+                            /** @description DOM mutations seen (absent when the document could not be watched). */
+                            dom?: number;
+                            /** @description The focused element changed. */
+                            focus?: boolean;
+                            /** @description A field value changed (input/change events). */
+                            values?: boolean;
+                            /** @description The new URL when it changed. */
+                            url?: string;
                         };
                         snapshot?: {
                             snapshotId: string;

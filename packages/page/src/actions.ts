@@ -18,6 +18,8 @@ import { checkNavigationUrl, guardNavigation, runNavigation } from './navigation
 import { snapshotView, type SnapshotView } from './snapshot/view.js';
 import { toAppError } from './errors.js';
 import { watchRequests, type SettleReport } from './settle.js';
+import { EffectWatch, type Effect } from './effect/effect.js';
+import { resolveSelector } from './targeting/selector.js';
 
 // POST actions: one entry point for every action an agent can take on a page. Every
 // action is bounded by a timeout; a dialog that opens mid-action is reported at once
@@ -49,6 +51,8 @@ export interface ActionOutcome {
   result?: unknown;
   /** What the service waited for after the action before answering. */
   settle?: SettleReport;
+  /** What the action did to the page (changed: false when nothing reacted). */
+  effect?: Effect;
   snapshot?: SnapshotView;
 }
 
@@ -87,8 +91,11 @@ function checkRequired(body: ActionBody, hasTarget = false): void {
     default:
       break;
   }
-  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.description && !hasTarget) {
-    throw new AppError('invalid_request', `${body.action} needs a "ref" from the latest snapshot (or a "description" as a fallback).`, { field: 'ref', action: body.action });
+  if (NEEDS_TARGET.has(body.action) && !body.ref && !body.selector && !body.description && !hasTarget) {
+    throw new AppError('invalid_request', `${body.action} needs a "ref" from the latest snapshot (or a "selector", or a "description" as a fallback).`, { field: 'ref', action: body.action });
+  }
+  if ([body.ref, body.selector, body.description].filter((v) => v !== undefined && v !== '').length > 1 && !hasTarget) {
+    throw new AppError('invalid_request', 'Give one of "ref", "selector" or "description", not several.', { field: 'selector', action: body.action });
   }
 }
 
@@ -101,8 +108,9 @@ export function lookupBudgetMs(ctx: ActionContext, timeoutMs: number | undefined
   return typeof timeoutMs === 'number' ? Math.max(ctx.describeWaitMs, Math.min(timeoutMs, 120_000)) : ctx.describeWaitMs;
 }
 
-export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any', waitMs = ctx.describeWaitMs, values?: string[]): Promise<ResolvedTarget> {
+export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any', waitMs = ctx.describeWaitMs, selector?: string, values?: string[]): Promise<ResolvedTarget> {
   if (ref) return resolveRef(state, ref);
+  if (selector) return resolveSelector(state, selector);
   if (description) return resolveDescription(state, description, { waitMs, action, ...(values ? { values } : {}) });
   throw new AppError('invalid_request', `Give a "${field}" from the latest snapshot (or a description as a fallback).`, { field });
 }
@@ -118,14 +126,17 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   const timeout = Math.min(body.timeoutMs ?? ctx.actionTimeoutMs, 120_000);
 
   let target: ResolvedTarget | undefined;
-  const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.description);
+  const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.selector || body.description);
   if (resolved) target = resolved;
   else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
     // A select's values say which list is meant when the words name none ("the list").
     const values = body.action === 'select' && body.value !== undefined ? (Array.isArray(body.value) ? body.value : [body.value]).map(String) : undefined;
-    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs), values);
+    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs), body.selector, values);
     ctx.lap?.('resolve');
   }
+  // Watch what the action does (effect/effect.ts); not while a dialog blocks the page.
+  const effectWatch = body.action === 'handle_dialog' ? null : await EffectWatch.start(state, target?.locator);
+  ctx.lap?.('watch');
 
   // Race the action against a dialog opening: a modal dialog blocks the page and the
   // action would otherwise hang until its timeout.
@@ -145,9 +156,27 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
       run.catch(() => {});
     } else {
       result = winner.r;
+      // A click the browser performed but whose event never reached the target.
+      if (body.action === 'click' && effectWatch && !state.dialog) await effectWatch.checkClick(targetWords(target));
     }
   } catch (err) {
     watch?.stop();
+    // A click that timed out because something else kept taking it says so.
+    if (body.action === 'click' && effectWatch && !state.dialog && !(err instanceof AppError)) {
+      try {
+        await effectWatch.checkClick(targetWords(target));
+      } catch (intercepted) {
+        if (intercepted instanceof AppError) throw intercepted;
+      }
+    }
+    effectWatch?.stop();
+    const intercepted = body.action === 'click' || body.action === 'check' || body.action === 'uncheck' ? interceptedBy(err) : null;
+    if (intercepted) {
+      throw new AppError('click_intercepted', `The click could not reach ${targetWords(target)}: ${intercepted} kept receiving it until the timeout.`, {
+        receivedBy: intercepted,
+        hint: 'Another element covers it (an overlay, a sticky header, a row veil shown on hover). Close or scroll it away, or act on what covers it if that is what you meant.',
+      });
+    }
     throw toAppError(err, { action: body.action, state });
   } finally {
     state.off('dialog', onDialog);
@@ -192,6 +221,17 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   if (snapshot) ctx.lap?.('snapshot');
   const title = state.dialog ? '' : snapshot ? snapshot.title : settledTitle ?? (await quietly(page, () => page.title()).catch(() => ''));
   ctx.lap?.('title');
+  let effect: Effect | undefined;
+  if (effectWatch) {
+    const d = snapshot?.diff;
+    const treeChanged = Boolean(d && (d.added.length || d.removed.length || d.changed.length));
+    // A dialog blocks the page: the watch cannot be read, but the action clearly did something.
+    if (state.dialog) {
+      effectWatch.stop();
+      effect = { changed: true, navigated: state.navEpoch !== epochBefore || page.url() !== urlBefore, requests: 0 };
+    } else effect = await effectWatch.finish(treeChanged);
+    ctx.lap?.('effect');
+  }
   const outcome: ActionOutcome = {
     ok: true,
     action: body.action,
@@ -205,10 +245,30 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     ...(newPages.length ? { newPages } : {}),
     ...(result !== undefined ? { result } : {}),
     ...(settled ? { settle: settled } : {}),
+    ...(effect ? { effect } : {}),
   };
   if (snapshot) outcome.snapshot = snapshot;
   outcome.durationMs = Date.now() - started;
   return outcome;
+}
+
+/**
+ * The element Playwright saw taking the pointer when a click timed out, from its call log
+ * ("<div class="veil"></div> from <div class="row">…</div> subtree intercepts pointer events").
+ */
+function interceptedBy(err: unknown): string | null {
+  const text = err instanceof Error ? err.message : '';
+  const m = /(<[^\n]*?>)(?: from [^\n]*?)? (?:subtree )?intercepts pointer events/.exec(text);
+  if (!m) return null;
+  const el = m[1].length > 160 ? `${m[1].slice(0, 160)}…` : m[1];
+  return el;
+}
+
+/** What an action aimed at, in words: `button "Send" (e12)`, or the selector / description. */
+function targetWords(t: ResolvedTarget | undefined): string {
+  if (!t) return 'the element';
+  const what = t.role ? `${t.role}${t.name ? ` "${t.name}"` : ''}` : 'the element';
+  return t.ref ? `${what} (${t.ref})` : t.code ? `${what} ${t.code}` : what;
 }
 
 async function execute(state: PageState, body: ActionBody, target: ResolvedTarget | undefined, ctx: ActionContext, timeout: number): Promise<unknown> {
@@ -255,8 +315,10 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
         const type = await loc.evaluate((el) => (el instanceof HTMLInputElement ? el.type : ''), undefined, { timeout }).catch(() => '');
         if (type === 'date') value = iso;
       }
+      const taking = body.submit ? watchRequests(page, 1000) : null;
       await loc.fill(value, { timeout });
-      return value === body.value ? undefined : { filled: value };
+      const submitted = taking ? await submitWithEnter(state, loc, value, taking, timeout) : undefined;
+      return value === body.value && !submitted ? undefined : { ...(value !== body.value ? { filled: value } : {}), ...(submitted ?? {}) };
     }
     case 'clear':
       await loc.clear({ timeout });
@@ -267,8 +329,9 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
         if (!body.append) await loc.fill('', { timeout });
         else await caretToEnd(loc, timeout);
         // Real key events, one per character: split OTP inputs and key handlers see them.
+        const taking = body.submit ? watchRequests(page, 1000) : null;
         await loc.pressSequentially(text, { timeout });
-        if (body.submit) await loc.press('Enter', { timeout });
+        if (taking) return submitWithEnter(state, loc, text, taking, timeout);
       } else {
         await page.keyboard.type(text);
         if (body.submit) await page.keyboard.press('Enter');
@@ -294,7 +357,13 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       }
       const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
       const selected = await loc.selectOption(opts as never, { timeout });
-      return { selected };
+      // The choice read back once the page's change handlers ran: a page may undo it.
+      await page.waitForTimeout(0);
+      const now = await loc.evaluate((el) => [...(el as HTMLSelectElement).selectedOptions].map((o) => ({ label: o.label.trim(), value: o.value })), undefined, { timeout: 2000 }).catch(() => null);
+      if (now && selected.some((v) => !now.some((o) => o.value === v))) {
+        throw new AppError('select_failed', `Chose ${values.map((v) => JSON.stringify(v)).join(', ')}, but the select now shows ${now.length ? now.map((o) => JSON.stringify(o.label)).join(', ') : 'nothing'}: the page changed it back.`, { expected: values, observed: now.map((o) => o.label) });
+      }
+      return { selected, ...(now ? { showing: now.map((o) => o.label) } : {}) };
     }
     case 'check':
     case 'uncheck':
@@ -336,6 +405,43 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return { mimeType: `image/${type}`, base64: buf.toString('base64'), bytes: buf.length };
     }
   }
+}
+
+/**
+ * Enter, once the page has taken the text, then proof that it submitted. "Taken": the
+ * requests the typing started are done and the page had its look (a macrotask, and the
+ * animation frame a scheduled render asked for): a component that commits its state from
+ * the input event on a later tick has committed it before Enter reads it. "Submitted":
+ * the field no longer holds the text (cleared, or the element was replaced), or the page
+ * navigated, sent a request or changed its DOM. A field that still holds the text on a
+ * page that did not react is no_effect, never ok.
+ */
+async function submitWithEnter(state: PageState, loc: Locator, text: string, taking: ReturnType<typeof watchRequests>, timeout: number): Promise<{ submitted: true }> {
+  const page = state.page;
+  await quietly(page, () => taking.settle()).catch(() => undefined);
+  const watch = await EffectWatch.start(state, loc);
+  const settle = watchRequests(page, 2000);
+  try {
+    await loc.press('Enter', { timeout });
+  } catch (err) {
+    settle.stop();
+    watch.stop();
+    throw err;
+  }
+  if (state.dialog) {
+    settle.stop();
+    watch.stop();
+    return { submitted: true };
+  }
+  await quietly(page, () => settle.settle()).catch(() => undefined);
+  const seen = await watch.finish();
+  if (seen.navigated || seen.requests > 0 || (seen.dom ?? 0) > 0 || state.dialog) return { submitted: true };
+  const held = await loc.inputValue({ timeout: 500 }).catch(() => null);
+  if (held === null || held.trim() !== text.trim()) return { submitted: true };
+  throw new AppError('no_effect', `Pressed Enter to submit, but the page did not react: the field still holds ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)} and nothing changed (no DOM change, request or navigation).`, {
+    value: held.length > 200 ? `${held.slice(0, 200)}…` : held,
+    hint: 'This field does not submit on Enter: click the form\'s submit button instead (take a snapshot to find it).',
+  });
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -393,7 +499,13 @@ async function selectAria(page: Page, loc: Locator, values: string[], timeout: n
   if (info.editable && values.length === 1) {
     const v = await loc.inputValue({ timeout: 1000 }).catch(() => null);
     if (v !== null && v.trim().toLowerCase() !== values[0].trim().toLowerCase()) {
-      throw new AppError('action_failed', `After choosing "${values[0]}" the field holds ${JSON.stringify(v)}.`, { expected: values[0], observed: v });
+      throw new AppError('select_failed', `After choosing "${values[0]}" the field holds ${JSON.stringify(v)}.`, { expected: values[0], observed: v });
+    }
+  } else if (info.role === 'listbox') {
+    // A listbox shows its choice as aria-selected options.
+    const picked = await loc.getByRole('option', { selected: true }).allInnerTexts().catch(() => null);
+    if (picked && values.some((v) => !picked.some((t) => t.trim().toLowerCase() === v.trim().toLowerCase()))) {
+      throw new AppError('select_failed', `Chose ${values.map((v) => JSON.stringify(v)).join(', ')}, but the listbox has ${picked.length ? picked.map((t) => JSON.stringify(t.trim())).join(', ') : 'nothing'} selected.`, { expected: values, observed: picked });
     }
   }
   return { selected: chosen };
@@ -416,7 +528,7 @@ async function setChecked(loc: Locator, want: boolean, timeout: number): Promise
     const after = await loc.isChecked({ timeout: 500 }).catch(() => null);
     if (after === want) return { checked: want, changed: true };
     if (Date.now() >= deadline) {
-      throw new AppError('action_failed', `Clicking the ${want ? 'unchecked' : 'checked'} box did not ${want ? 'check' : 'uncheck'} it (it is still ${after ? 'checked' : 'unchecked'}).`, { observed: after ? 'checked' : 'unchecked', expected: want ? 'checked' : 'unchecked' });
+      throw new AppError('check_failed', `Clicking the ${want ? 'unchecked' : 'checked'} box did not ${want ? 'check' : 'uncheck'} it (it is still ${after ? 'checked' : 'unchecked'}).`, { observed: after ? 'checked' : 'unchecked', expected: want ? 'checked' : 'unchecked' });
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -5,6 +5,26 @@ import type { PageState } from './page-state.js';
 // kept (it says what was wrong); its call log is dropped from the message and kept
 // short in details.
 
+/** Playwright API names that prefix its messages: `locator.click: `, `page._wrapApiCall: `, `elementHandle.fill: `. */
+const API_NAME = /(^|\n|\n\s*- )(?:page|frame|locator|elementHandle|jsHandle|browserContext|context|browser|keyboard|mouse|touchscreen|request|response|route|worker|dialog|frameLocator|tracing)\.[_A-Za-z$][\w$]*: (?:Error: )?/g;
+
+/**
+ * Playwright's text without its internal names (the API call a message comes from, its
+ * `Error: ` tag): what the caller reads is what went wrong, in the service's words. The
+ * single place every page error passes through (toAppError) applies it.
+ */
+export function withoutPlaywrightNames(text: string): string {
+  let out = text;
+  // Anchored at a line start or a call-log bullet: prose that mentions "page.html:" stays.
+  // Prefixes nest ("page._wrapApiCall: locator.click: ..."): strip until none is left.
+  for (let i = 0; i < 4 && API_NAME.test(out); i++) {
+    API_NAME.lastIndex = 0;
+    out = out.replace(API_NAME, '$1');
+  }
+  API_NAME.lastIndex = 0;
+  return out.replace(/^Error: /, '');
+}
+
 export function toAppError(err: unknown, ctx: { action?: string; state?: PageState } = {}): AppError {
   if (err instanceof AppError) return err;
   // A fault of our own code (not a Playwright error): internal, its text is never shown.
@@ -12,7 +32,7 @@ export function toAppError(err: unknown, ctx: { action?: string; state?: PageSta
     return Object.assign(new AppError('internal_error', `${err.name}: ${err.message}`), { cause: err });
   }
   const e = err as Error;
-  const message = (e?.message ?? String(err)).replace(/\u001b\[[0-9;]*m/g, '');
+  const message = withoutPlaywrightNames((e?.message ?? String(err)).replace(/\u001b\[[0-9;]*m/g, ''));
   const [first, ...rest] = message.split('\n');
   const log = rest.join('\n').slice(0, 1500);
   const details: Record<string, unknown> = { ...(ctx.action ? { action: ctx.action } : {}), ...(log.trim() ? { log } : {}) };
@@ -36,7 +56,7 @@ export function toAppError(err: unknown, ctx: { action?: string; state?: PageSta
   }
   // A JS exception inside injected code (Playwright's or ours), e.g. "page.ariaSnapshotJSON:
   // RangeError: Maximum call stack size exceeded" on a hostile page: an internal fault.
-  if (/^[\w.]+: (TypeError|ReferenceError|RangeError|EvalError|URIError|InternalError|SyntaxError): /.test(first)) {
+  if (/^(?:[\w.]+: )?(TypeError|ReferenceError|RangeError|EvalError|URIError|InternalError|SyntaxError): /.test(first)) {
     return Object.assign(new AppError('internal_error', first), { cause: err });
   }
   if (/not an? (<select>|select|input|checkbox|radio)|Not a checkbox|Element is not|Cannot type|did not find some options|Error: (Not|Element)/i.test(message)) {

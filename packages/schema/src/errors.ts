@@ -25,6 +25,11 @@ export const ERROR_STATUS = {
   last_page: 409,
   tab_limit: 409,
   action_failed: 422,
+  // An action that ran but did not do what it is for (issue 24/26): never answered ok.
+  click_intercepted: 422,
+  no_effect: 422,
+  check_failed: 422,
+  select_failed: 422,
   session_crashed: 410,
   session_expired: 410,
   session_closed: 410,

@@ -92,6 +92,13 @@ export const ActionBody = Type.Object(
   {
     action: Type.Union(ACTIONS.map((a) => Type.Literal(a))),
     ref: Type.Optional(Type.String({ maxLength: 32, description: 'Target ref from the latest snapshot.' })),
+    selector: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'Target by Playwright selector (css=, xpath=, text=, role=, `>>` chains, :has(); testid:x shorthands). It must match exactly one element, else ambiguous_target with the candidates and their refs.',
+      }),
+    ),
     description: Type.Optional(
       Type.String({ maxLength: 500, description: 'Fallback when no ref: resolved by the description ladder.' }),
     ),
@@ -105,7 +112,7 @@ export const ActionBody = Type.Object(
     modifiers: Type.Optional(Type.Array(Modifier, { maxItems: 5 })),
     double: Type.Optional(Type.Boolean()),
     append: Type.Optional(Type.Boolean({ description: 'type: keep the current value and type after it (default false: replace).' })),
-    submit: Type.Optional(Type.Boolean({ description: 'type: press Enter afterwards.' })),
+    submit: Type.Optional(Type.Boolean({ description: 'type, fill: press Enter once the page has taken the text, and check that it reacted (else no_effect).' })),
     by: Type.Optional(Type.Union([Type.Literal('value'), Type.Literal('label')], { description: 'select: match options by value or label (default: either).' })),
     files: Type.Optional(Type.Array(UploadFile, { maxItems: 20 })),
     direction: Type.Optional(Type.Union(['up', 'down', 'left', 'right', 'top', 'bottom'].map((d) => Type.Literal(d)))),
@@ -136,6 +143,19 @@ export const SettleReport = Type.Object({
   mutations: Type.Integer({ description: 'DOM mutations seen while checking that the DOM was quiet.' }),
 });
 
+export const ActionEffect = Type.Object(
+  {
+    changed: Type.Boolean({ description: 'The page reacted: DOM, URL, focus, a field value or the network. false: nothing happened.' }),
+    navigated: Type.Boolean(),
+    requests: Type.Integer({ description: 'Requests the page started during the action and its settle wait.' }),
+    dom: Type.Optional(Type.Integer({ description: 'DOM mutations seen (absent when the document could not be watched).' })),
+    focus: Type.Optional(Type.Boolean({ description: 'The focused element changed.' })),
+    values: Type.Optional(Type.Boolean({ description: 'A field value changed (input/change events).' })),
+    url: Type.Optional(Type.String({ description: 'The new URL when it changed.' })),
+  },
+  { description: 'What the action did to the page.' },
+);
+
 export const ActionResponse = Type.Object({
   ok: Type.Boolean(),
   action: Type.String(),
@@ -145,7 +165,7 @@ export const ActionResponse = Type.Object({
   target: Type.Optional(
     Type.Object({
       ref: Type.Optional(Type.String()),
-      resolvedBy: Type.String({ description: 'ref, or the ladder rung that matched the description.' }),
+      resolvedBy: Type.String({ description: 'ref, selector, or the ladder rung that matched the description.' }),
       locator: Type.Optional(Type.String()),
       role: Type.Optional(Type.String({ description: 'Role of the element a description resolved to.' })),
       name: Type.Optional(Type.String({ description: 'Its name (or the text next to an unnamed control).' })),
@@ -158,6 +178,7 @@ export const ActionResponse = Type.Object({
   newPages: Type.Optional(Type.Array(Type.String())),
   result: Type.Optional(Type.Any()),
   settle: Type.Optional(SettleReport),
+  effect: Type.Optional(ActionEffect),
   snapshot: Type.Optional(SnapshotResponse),
 });
 

@@ -18,6 +18,7 @@ import { serializeFrame } from './serialize.js';
 import { LOCATOR_OPS } from './locators.js';
 import { bestSelector } from './selectors.js';
 import { resetCallCaches } from './dom.js';
+import { missedBy, readWatch, startWatch } from './effect.js';
 
 interface Caught {
   tag: string;
@@ -69,7 +70,7 @@ function targetOf(list: Caught[]): Element {
 }
 
 /** Ops whose caught list must hold the target itself (other worlds may only hold path refs). */
-const TARGET_OPS = new Set(['container', 'pattern', 'anchors', 'locatorFacts', 'locatorCandidates', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
+const TARGET_OPS = new Set(['effectStart', 'container', 'pattern', 'anchors', 'locatorFacts', 'locatorCandidates', 'visibility', 'position', 'state', 'attributes', 'text', 'inspectDom']);
 
 const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) => unknown> = {
   container: (a, list) => {
@@ -90,7 +91,7 @@ const OPS: Record<string, (args: Args, list: Caught[] | null, extra: unknown[]) 
 };
 
 /** Ops that work on the whole document and need no caught element. */
-const DOCUMENT_OPS = new Set(['serialize', 'testIds', 'inspectDom', 'ping', 'selectorFor', 'frameOwner', 'locatorTargetMarked', 'locatorCandidatesMarked']);
+const DOCUMENT_OPS = new Set(['effectStart', 'effectRead', 'serialize', 'testIds', 'inspectDom', 'ping', 'selectorFor', 'frameOwner', 'locatorTargetMarked', 'locatorCandidatesMarked']);
 
 function run(op: string, args: Args, ...extra: unknown[]): unknown {
   const needsTarget = args.slot !== undefined || !DOCUMENT_OPS.has(op);
@@ -112,6 +113,23 @@ function run(op: string, args: Args, ...extra: unknown[]): unknown {
 }
 
 OPS.ping = () => ({ ok: true, url: location.href });
+// The action watch (effect.ts): started on the target when there is one (its clicks are
+// checked against it), else on the document alone.
+OPS.effectStart = (a, list) => startWatch(String(a.watchId), list ? (list.find((c) => c.tag === 'target')?.el ?? null) : null);
+OPS.effectRead = (a) => readWatch(String(a.watchId), a.stop === true);
+
+/**
+ * Elements of a slot, in hand-off order (tag "r<i>" or "<tag>#<i>"), as live objects: the
+ * host turns them into node ids to read the refs Playwright gave them (targeting/selector.ts).
+ */
+function caughtElements(slot: string): (Element | null)[] {
+  const list = take(slot) ?? [];
+  const index = (tag: string) => Number(/(\d+)$/.exec(tag)?.[1] ?? 0);
+  const out: (Element | null)[] = [];
+  for (const c of list) out[index(c.tag)] = c.el;
+  for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = null;
+  return out;
+}
 OPS.selectorFor = (_a, _l, extra) => bestSelector(extra[0] as Element);
 
 /**
@@ -135,4 +153,4 @@ function runWait(op: string, args: Args, ms: number): unknown {
   });
 }
 
-(globalThis as any).__ariadne = { install, run, runWait };
+(globalThis as any).__ariadne = { install, run, runWait, caughtElements, missedBy };
