@@ -223,6 +223,25 @@ describe('7. shadow DOM parity (web-components TodoMVC rows)', () => {
 });
 
 describe('8/9. no silent pick; misses say what was understood', () => {
+  it('a quoted row text never stands in for the control the words name in that row (plans and REST)', async () => {
+    // Seen before: the quoted subject was taken as the target and the message was opened.
+    const a = await plan('weak-inbox.html', ['Press the trash can in the row of "Re: holiday plans"']);
+    expect(a.log).not.toMatch(/open/);
+    if (!failed(a).length) expect(a.log).toBe('trash Trista;');
+    const r = await rest('weak-inbox.html', [{ action: 'click', description: 'the trash can in the row of "Re: holiday plans"' }]);
+    expect(r.log).not.toMatch(/open/);
+    if (r.answers[0].status !== 200) expect(r.answers[0].body.error.code).toBe('target_not_found');
+    else expect(r.log).toBe('trash Trista;');
+  });
+
+  it('REST: a word the chosen element and its row do not show is a miss naming that word', async () => {
+    // "Quarterly" is Rochelle's subject; "Trista" is another row: no element carries both.
+    const r = await rest('weak-inbox.html', [{ action: 'click', description: 'Quarterly numbers from Trista' }]);
+    expect(r.log).toBe('');
+    expect(r.answers[0].body.error.code).toBe('target_not_found');
+    expect(r.answers[0].body.error.message).toMatch(/trista/i);
+  });
+
   it('REST: "the calendar icon in the Trista row" names an icon no element carries: a miss, never the row or its text', async () => {
     const r = await rest('weak-inbox.html', [{ action: 'click', description: 'the calendar icon in the Trista row' }]);
     expect(r.answers[0].body.error.code).toBe('target_not_found');
