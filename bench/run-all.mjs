@@ -28,6 +28,7 @@ const ROOT = path.resolve(HERE, '..');
 const MODULES = [
   { key: 'lease', file: 'lease-latency.mjs', title: 'Lease: a fresh session until its first snapshot' },
   { key: 'snapshot', file: 'snapshot-latency.mjs', title: 'Snapshot, small and wide page' },
+  { key: 'surface', file: 'surface-cost.mjs', title: 'Surface pass (issue 24) on top of the snapshot' },
   { key: 'settle', file: 'snapshot-settle.mjs', title: 'Wide-page budget, click with each settle policy, fetch then render' },
   { key: 'locators', file: 'locators.mjs', title: 'Locators vs normalize()' },
   { key: 'flows', file: 'flows.mjs', title: '10-step flow, with and without artifacts' },

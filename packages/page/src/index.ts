@@ -29,4 +29,7 @@ export * from './targeting/locate.js';
 export * from './capture.js';
 export * from './quiet.js';
 export * from './frame-watch.js';
-export { directSnapshotJSON, directSnapshotStats } from './snapshot/direct.js';
+export { directSnapshotJSON, directSnapshotStats, surfacePublicTree, surfaceStats, type SnapshotPassOptions } from './snapshot/direct.js';
+export { applySurface } from './surface/apply.js';
+export { SURFACE_SOURCE } from './bridge/surface.generated.js';
+export { utilityInjected } from './snapshot/direct.js';

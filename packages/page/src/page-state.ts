@@ -3,7 +3,7 @@ import type { ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import { type AriaNode, normalizeTree, indexRefs, sameTree } from './snapshot/tree.js';
 import { RingBuffer } from './ring-buffer.js';
-import { directSnapshotJSON, type StallWatch } from './snapshot/direct.js';
+import { directSnapshotJSON, surfacePublicTree, type StallWatch } from './snapshot/direct.js';
 
 // Everything the service remembers about one tab: its latest full snapshot (for
 // diffs and for telling stale refs from unknown ones), the pending dialog, and
@@ -352,7 +352,7 @@ export class PageState extends EventEmitter<PageEvents> {
     const json = afterPendingCalls ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.watchDialogs);
     if (json !== undefined) return json;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
-    return this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left });
+    return surfacePublicTree(this.page, await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left }));
   }
 
   /**

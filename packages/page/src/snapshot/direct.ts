@@ -1,4 +1,7 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { SURFACE_SOURCE } from '../bridge/surface.generated.js';
+import { applySurface, type SurfaceResult } from '../surface/apply.js';
+import { normalizeTree } from './tree.js';
 
 // The AI snapshot without Playwright's per-call machinery.
 //
@@ -23,21 +26,47 @@ interface ServerContext {
   delegate?: { _client?: CdpSession };
   injectedScript?: () => Promise<{ _objectId?: string }>;
 }
-interface ServerPage { mainFrame?: () => { existingContext?: (world: 'utility') => ServerContext | null } }
+interface ServerFrame { existingContext?: (world: 'utility') => ServerContext | null }
+interface ServerPage { mainFrame?: () => ServerFrame }
 interface CallResult {
-  result?: { value?: { json: unknown; iframes: number } | null };
+  result?: { value?: { json: unknown; iframes: number; surface?: SurfaceResult | { error: string } | null } | null };
   exceptionDetails?: unknown;
 }
 
+// The surface pass (bridge/injected/surface.ts), compiled once per utility world and kept on
+// the InjectedScript: `run(injected, options)`.
+const SURFACE_RUN = `(this.__ariadneSurfaceRun || (this.__ariadneSurfaceRun = (function () { ${SURFACE_SOURCE}; return __ariadneSurface.surface; })()))`;
+
 // Runs in Playwright's utility world with `this` = its InjectedScript. `null` when the document
-// has no body yet or the tree shows an iframe (both: the public path).
-const IN_PAGE = `function (options) {
+// has no body yet or the tree shows an iframe (both: the public path). With `surface`, the
+// surface pass runs on the snapshot just taken, in the same call.
+const IN_PAGE = `function (options, surface) {
   const root = document.body || document.querySelector('frameset');
   if (!root) return null;
   const s = this.ariaSnapshotJSON(root, options);
-  return { json: s.json, iframes: s.iframeRefs.filter((r) => r in s.iframeDepths).length };
+  const iframes = s.iframeRefs.filter((r) => r in s.iframeDepths).length;
+  let extra = null;
+  if (surface && iframes === 0) {
+    try { extra = ${SURFACE_RUN}(this, surface); } catch (e) { extra = { error: String(e && e.stack || e) }; }
+  }
+  return { json: s.json, iframes, surface: extra };
 }`;
-const OPTIONS = [{ value: { mode: 'ai' } }];
+// The surface pass alone, on the snapshot the frame's last ariaSnapshot call took (public path).
+const SURFACE_ONLY = `function (surface) {
+  try { return ${SURFACE_RUN}(this, surface); } catch (e) { return { error: String(e && e.stack || e) }; }
+}`;
+const OPTIONS = { value: { mode: 'ai' } };
+
+export interface SnapshotPassOptions {
+  /**
+   * Run the surface pass (inferred names, field kinds, clickable icons and words the tree leaves
+   * out). Default on; off gives Playwright's tree exactly (benches compare the two).
+   */
+  surface?: boolean;
+}
+
+/** Surface passes that threw in the page (reported by tests; the snapshot goes on without). */
+export const surfaceStats = { runs: 0, errors: 0, lastError: '' };
 
 /** Snapshots this process took by each path (for tests and benches). */
 export const directSnapshotStats = { direct: 0, fallback: 0 };
@@ -65,7 +94,8 @@ export type StallWatch = (abort: (err: Error) => void) => () => void;
  * (a dialog opened while the call was in flight). Nothing outlives the call: no timer, no
  * subscription (a long-lived promise raced against every call would keep each one's reaction).
  */
-export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?: StallWatch): Promise<unknown | undefined> {
+export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?: StallWatch, pass: SnapshotPassOptions = {}): Promise<unknown | undefined> {
+  const surface = pass.surface !== false;
   if (page.frames().length > 1) return miss();
   const context = serverPage(page)?.mainFrame?.()?.existingContext?.('utility');
   const client = context?.delegate?._client;
@@ -76,11 +106,12 @@ export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?
     const r = await client.send('Runtime.callFunctionOn', {
       objectId: injected._objectId,
       functionDeclaration: IN_PAGE,
-      arguments: OPTIONS,
+      arguments: [OPTIONS, { value: surface ? {} : null }],
       returnByValue: true,
     }) as CallResult;
     const value = r.exceptionDetails ? null : r.result?.value;
-    return value && value.iframes === 0 ? value.json : undefined;
+    if (!value || value.iframes !== 0) return undefined;
+    return surface ? applySurface(normalizeTree(value.json), surfaceResult(value.surface)) : value.json;
   })().catch(() => undefined); // a navigation, a closed target, a JS error: the public path tells
   return new Promise<unknown | undefined>((resolve, reject) => {
     let done = false;
@@ -104,4 +135,65 @@ export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?
 function miss(): undefined {
   directSnapshotStats.fallback++;
   return undefined;
+}
+
+function surfaceResult(r: SurfaceResult | { error: string } | null | undefined): SurfaceResult | null {
+  surfaceStats.runs++;
+  if (r && 'error' in r) {
+    surfaceStats.errors++;
+    surfaceStats.lastError = r.error;
+    return null;
+  }
+  return r ?? null;
+}
+
+function serverFrame(frame: Frame): ServerFrame | undefined {
+  const connection = (frame as unknown as { _connection?: { toImpl?: (o: unknown) => unknown } })._connection;
+  if (typeof connection?.toImpl !== 'function') return undefined;
+  try {
+    return connection.toImpl(frame) as ServerFrame | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A frame's utility world: its InjectedScript's object id and the CDP session to call it on. */
+export async function utilityInjected(frame: Frame): Promise<{ client: CdpSession; objectId: string; contextId?: number } | undefined> {
+  const context = serverFrame(frame)?.existingContext?.('utility');
+  const client = context?.delegate?._client;
+  if (!context || typeof context.injectedScript !== 'function' || typeof client?.send !== 'function') return undefined;
+  try {
+    const injected = await context.injectedScript();
+    if (!injected?._objectId) return undefined;
+    return { client, objectId: injected._objectId, contextId: (context.delegate as { _contextId?: number })._contextId };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The surface pass on a tree Playwright's public call just took (pages with frames): one call per
+ * frame on the snapshot that frame kept, edits applied to the stitched tree. A frame that cannot
+ * be reached keeps Playwright's nodes as they are.
+ */
+export async function surfacePublicTree(page: Page, raw: unknown): Promise<unknown> {
+  const tree = normalizeTree(raw);
+  const results = await Promise.all(page.frames().map(async (frame) => {
+    const u = await utilityInjected(frame);
+    if (!u) return null;
+    const r = await u.client.send('Runtime.callFunctionOn', {
+      objectId: u.objectId,
+      functionDeclaration: SURFACE_ONLY,
+      arguments: [{ value: {} }],
+      returnByValue: true,
+    }).catch(() => null) as CallResult | null;
+    const value = r && !r.exceptionDetails ? (r.result?.value as unknown as SurfaceResult | { error: string } | null) : null;
+    const result = surfaceResult(value);
+    // A child frame's root-level nodes sit under its iframe node, which it cannot name: left as they are.
+    if (result && frame !== page.mainFrame()) result.children = result.children.filter((c) => c.parent !== null);
+    return result;
+  }));
+  let out = tree;
+  for (const r of results) out = applySurface(out, r);
+  return out;
 }

@@ -52,22 +52,30 @@ function yamlScalar(s: string): string {
   return JSON.stringify(s);
 }
 
+// Roles that say a person can click them: the text format leaves their pointer mark out (it
+// says nothing more); on any other role (a generic icon, a row) it is the only clue.
+const CLICK_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'combobox', 'textbox', 'searchbox', 'spinbutton', 'slider']);
+
 function attrs(n: AriaElement, format: RenderFormat): { before: string; after: string } {
-  let before = '';
+  let before = n.inferredName && !n.name ? ` [inferred=${String(n.inferredFrom ?? 'text')}]` : '';
   let after = '';
   for (const [k, v] of Object.entries(n)) {
-    if (STRUCTURAL_KEYS.has(k) || v === false || v === undefined || v === null) continue;
-    const piece = v === true ? ` [${k}]` : ` [${k}=${String(v)}]`;
+    if (STRUCTURAL_KEYS.has(k) || INFERRED_KEYS.has(k) || v === false || v === undefined || v === null) continue;
+    // A field's kind: [multiline] for a textarea, [type=date] for an input.
+    const piece = k === 'kind' ? (v === 'multiline' ? ' [multiline]' : ` [type=${String(v)}]`) : v === true ? ` [${k}]` : ` [${k}=${String(v)}]`;
     // Playwright prints cursor after the ref; keep its order so YAML matches theirs.
-    if (k === 'cursor') after += format === 'text' ? '' : piece;
+    if (k === 'cursor') after += format === 'text' && CLICK_ROLES.has(n.role) ? '' : piece;
     else before += piece;
   }
   return { before, after };
 }
 
+const INFERRED_KEYS = new Set(['inferredName', 'inferredFrom']);
+
 function head(n: AriaElement, format: RenderFormat): string {
   const { before, after } = attrs(n, format);
-  const name = n.name ? ` ${JSON.stringify(n.name)}` : '';
+  const shown = n.name || n.inferredName;
+  const name = shown ? ` ${JSON.stringify(shown)}` : '';
   const ref = n.ref ? (format === 'text' ? ` [${n.ref}]` : ` [ref=${n.ref}]`) : '';
   return `${n.role}${name}${before}${ref}${after}`;
 }

@@ -6,7 +6,16 @@
 
 export interface AriaElement {
   role: string;
+  /** Playwright's accessible name, untouched. */
   name?: string;
+  /** A name a person reads, for an element whose accessible name is empty (surface pass). */
+  inferredName?: string;
+  /** Where inferredName came from: aria-label, title, alt, svg-title, ligature, class, data, testid, label, text. */
+  inferredFrom?: string;
+  /** A field's kind: multiline (textarea) or an input type (date, password, email...). */
+  kind?: string;
+  /** A select's current choice. */
+  value?: string;
   ref?: string;
   children?: AriaNode[];
   text?: string;
@@ -16,6 +25,15 @@ export interface AriaElement {
 export type AriaNode = AriaElement | string;
 
 export const STRUCTURAL_KEYS = new Set(['role', 'name', 'ref', 'children', 'text', 'url']);
+
+/**
+ * The name a person reads for a node: its accessible name, else the inferred one. Use it
+ * wherever a person's name for the element is wanted (ladder matching, planners, diffs,
+ * candidate lists); locators keep using `name`, which the page's accessibility tree backs.
+ */
+export function displayName(n: AriaElement): string {
+  return n.name || n.inferredName || '';
+}
 
 export function isElement(n: AriaNode): n is AriaElement {
   return typeof n === 'object' && n !== null;

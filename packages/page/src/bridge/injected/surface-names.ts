@@ -1,0 +1,216 @@
+// In-page: the name a person would read for an element whose accessible name is empty (an
+// icon-only control, a field labelled only by text beside it). Pure DOM reads, no layout
+// writes. Bundled with surface.ts into surface.generated.ts (scripts/build-bridge.mjs).
+
+export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'class' | 'data' | 'testid' | 'label' | 'text';
+export interface Inferred { name: string; from: InferredFrom }
+
+const MAX_NAME = 60;
+
+export function norm(s: string | null | undefined): string {
+  return (s ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function clip(s: string): string {
+  return s.length > MAX_NAME ? `${s.slice(0, MAX_NAME - 1)}…` : s;
+}
+
+/** Does the text hold something a person reads (a letter or digit), not only a glyph? */
+export function readable(s: string): boolean {
+  return /[\p{L}\p{N}]/u.test(s) && !/^[\uE000-\uF8FF\s]*$/.test(s);
+}
+
+/** Element children, open shadow root's too. */
+function kids(el: Element): Element[] {
+  const out = Array.from(el.children);
+  if (el.shadowRoot) out.push(...Array.from(el.shadowRoot.children));
+  return out;
+}
+
+/** The element and its descendants (open shadow roots included), document order, bounded. */
+function within(el: Element, limit = 40): Element[] {
+  const out: Element[] = [el];
+  for (let i = 0; i < out.length && out.length < limit; i++) for (const k of kids(out[i])) out.push(k);
+  return out.slice(0, limit);
+}
+
+// Icon-set prefixes (Font Awesome, Bootstrap Icons, Glyphicons, Material Design Icons, Ionicons,
+// Feather, Lucide, Tabler, Remix, Line Awesome, Octicons, css.gg, generic icon-/ico-).
+const ICON_PREFIX = /^(?:fa|fas|far|fal|fad|fab|fak|bi|glyphicon|icon|icons|ico|mdi|ion|ionicon|feather|lucide|ti|tabler|ri|la|las|lar|lab|octicon|gg|iconoir|ph|uil|bx|bxs|bxl|zmdi|typcn|wi|oi|el|fi|si|md|mi|svg-icon|i)[-_]/i;
+/** Tokens that say how an icon looks or sits, never what it does. */
+const STYLE_TOKEN = /^(?:fa|fas|far|fal|fad|fab|fa-(?:solid|regular|light|thin|duotone|brands|sharp|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|border|inverse|flip[-\w]*|rotate[-\w]*|stack[-\w]*|li|ul|beat|bounce|fade|shake)|bi|glyphicon|icon|icons|ico|mdi|mdi-(?:\d+px|spin|light|dark)|material-icons[-\w]*|material-symbols[-\w]*|ion|ionicon|feather|lucide|ti|la|las|lar|lab|octicon|gg|ph|uil|bx|bxs|bxl|zmdi|svg-icon|iconfont|icon-font|btn|btn-[-\w]+|button|action|actions|item|items|col|col-[-\w]+|cell|row|left|right|center|pull-[-\w]+|float-[-\w]+|text-[-\w]+|m[trblxy]?-\d|p[trblxy]?-\d|d-[-\w]+|align-[-\w]+|active|selected|disabled|hidden|visible|show|open|on|off|sm|md|lg|xl|small|large|big|tiny|mini|dark|light|primary|secondary|default|muted|js-[-\w]+|is-[-\w]+|has-[-\w]+|clickable|pointer|link|hover|toggle|control|tool|tools|toolbar|toolbar-[-\w]+|tb|nav|menu|cursor-pointer|inline|block|flex|relative|absolute|fixed|ml-auto|mr-auto)$/i;
+const VARIANT_SUFFIX = /[-_](?:fill|filled|fills|outline|outlined|o|alt|alt\d|lg|sm|xs|xl|solid|regular|light|thin|round|rounded|sharp|twotone|two-tone|line|bold|duotone|\d+|icon|ico|svg|btn|button|sm|md)$/i;
+const SYNONYM: Record<string, string> = { x: 'close', times: 'close', xmark: 'close', 'x lg': 'close', 'x circle': 'close', 'times circle': 'close', 'close circle': 'close', cross: 'close', 'trash can': 'trash', 'trash alt': 'trash', 'trash2': 'trash', 'trash 2': 'trash' };
+
+/** An icon token with its set's prefix, style words and variant suffixes taken off; null if it says nothing. */
+export function iconWord(token: string): string | null {
+  let t = token.trim();
+  if (!t || t.length > 40 || /\d{3,}/.test(t) || STYLE_TOKEN.test(t)) return null;
+  // BEM element or modifier: mail-row__star → star, icon--large → icon (then dropped).
+  if (t.includes('__')) t = t.slice(t.lastIndexOf('__') + 2);
+  t = t.replace(/--[\w-]*$/, '');
+  t = t.replace(/(?:Icon|Btn|Button)$/, '').replace(/^(?:icon|ico|btn)(?=[A-Z])/, '');
+  for (let i = 0; i < 3 && ICON_PREFIX.test(t); i++) t = t.replace(ICON_PREFIX, '');
+  for (let i = 0; i < 3 && VARIANT_SUFFIX.test(t) && t.length > 2; i++) t = t.replace(VARIANT_SUFFIX, '');
+  if (!t || STYLE_TOKEN.test(t) || !/[a-z]/i.test(t)) return null;
+  const words = t.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_.]+/g, ' ').toLowerCase().trim();
+  if (!words || words.length < 1) return null;
+  return SYNONYM[words] ?? words;
+}
+
+const ICON_FONT_CLASS = /(?:^|\s)(?:material-icons[-\w]*|material-symbols[-\w]*|mdc-icon|icon-font|iconfont|ligature)(?:\s|$)/i;
+
+/** An icon font that draws a word as a glyph (`<i class="material-icons">delete</i>`). */
+function ligature(el: Element): string | null {
+  if (!ICON_FONT_CLASS.test(el.getAttribute('class') ?? '')) return null;
+  const text = norm(el.textContent);
+  if (!/^[a-z][a-z0-9_]{1,30}$/.test(text)) return null;
+  return text.replace(/_/g, ' ');
+}
+
+/** `<use href="#icon-trash">` → trash; `<svg><title>Archive</title>` → Archive. */
+function svgName(el: Element): string | null {
+  const svg = el.localName === 'svg' ? el : el.querySelector('svg');
+  if (!svg) return null;
+  const title = svg.querySelector('title');
+  const t = norm(title?.textContent);
+  if (t) return t;
+  const use = svg.querySelector('use');
+  const href = use?.getAttribute('href') ?? use?.getAttribute('xlink:href') ?? '';
+  const id = href.includes('#') ? href.slice(href.indexOf('#') + 1) : '';
+  return id ? iconWord(id) ?? null : null;
+}
+
+function classWord(el: Element): string | null {
+  const tokens = (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+  // A token of a known icon set first (fa-star over "toolbar-item"), then any meaningful one.
+  for (const t of tokens) if (ICON_PREFIX.test(t)) { const w = iconWord(t); if (w) return w; }
+  for (const t of tokens) { const w = iconWord(t); if (w) return w; }
+  return null;
+}
+
+const DATA_LABEL = ['data-tooltip', 'data-title', 'data-original-title', 'data-bs-original-title', 'data-tip', 'data-label', 'data-hint'];
+const DATA_ICON = ['data-icon', 'data-action', 'data-command', 'data-cmd', 'data-name'];
+const TEST_ID = ['data-testid', 'data-test', 'data-cy', 'data-qa', 'data-test-id'];
+
+/**
+ * The name of an icon-only control, from the element or what it holds, in order: aria-label,
+ * title, alt; an SVG's title or sprite id; an icon-font ligature; icon class or data tokens;
+ * a test id.
+ */
+export function iconName(el: Element): Inferred | null {
+  const all = within(el);
+  for (const [attr, from] of [['aria-label', 'aria-label'], ['title', 'title'], ['alt', 'alt']] as const) {
+    for (const e of all) {
+      const v = norm(e.getAttribute(attr));
+      if (v && readable(v)) return { name: clip(v), from };
+    }
+  }
+  for (const e of all) {
+    if (e.localName !== 'svg' && !e.querySelector?.('svg')) continue;
+    const s = svgName(e);
+    if (s && readable(s)) return { name: clip(s), from: 'svg-title' };
+    break;
+  }
+  for (const e of all) {
+    const l = ligature(e);
+    if (l) return { name: l, from: 'ligature' };
+  }
+  for (const e of all) {
+    for (const a of DATA_LABEL) {
+      const v = norm(e.getAttribute(a));
+      if (v && readable(v)) return { name: clip(v), from: 'data' };
+    }
+  }
+  for (const e of all) {
+    if (e.localName === 'svg' || e.localName === 'path' || e.localName === 'use' || e.localName === 'g') continue;
+    const w = classWord(e);
+    if (w) return { name: clip(w), from: 'class' };
+  }
+  for (const e of all) {
+    for (const a of DATA_ICON) {
+      const v = e.getAttribute(a);
+      const w = v ? iconWord(v) : null;
+      if (w) return { name: clip(w), from: 'data' };
+    }
+  }
+  for (const e of all) {
+    for (const a of TEST_ID) {
+      const v = e.getAttribute(a);
+      const w = v ? iconWord(v.replace(/[-_](?:btn|button|icon)$/i, '')) : null;
+      if (w) return { name: clip(w), from: 'testid' };
+    }
+  }
+  return null;
+}
+
+const CONTROL_TAGS = new Set(['input', 'select', 'textarea', 'button']);
+const LABEL_TAGS = new Set(['label', 'span', 'b', 'strong', 'em', 'i', 'p', 'div', 'td', 'th', 'dt', 'font', 'small', 'legend', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
+
+/** Text of a possible label element: short, readable, holding no control. */
+function labelText(el: Element): string | null {
+  if (!LABEL_TAGS.has(el.localName)) return null;
+  if (el.querySelector('input, select, textarea, button')) return null;
+  const t = norm(el.textContent).replace(/\s*[:*]+\s*$/, '').replace(/^\s*\*\s*/, '');
+  return t && t.length <= 60 && readable(t) ? t : null;
+}
+
+function textBefore(node: Node): string | null {
+  for (let s = node.previousSibling; s; s = s.previousSibling) {
+    if (s.nodeType === 3) {
+      const t = norm(s.nodeValue).replace(/\s*[:*]+\s*$/, '');
+      if (t) return t.length <= 60 && readable(t) ? t : null;
+      continue;
+    }
+    if (s.nodeType !== 1) continue;
+    const e = s as Element;
+    if (e.localName === 'br') continue;
+    if (CONTROL_TAGS.has(e.localName) || e.querySelector('input, select, textarea, button')) return null;
+    const t = labelText(e);
+    if (t) return t;
+    if (norm(e.textContent)) return null;
+  }
+  return null;
+}
+
+function textAfter(node: Node): string | null {
+  for (let s = node.nextSibling; s; s = s.nextSibling) {
+    if (s.nodeType === 3) {
+      const t = norm(s.nodeValue);
+      if (t) return t.length <= 60 && readable(t) ? t : null;
+      continue;
+    }
+    if (s.nodeType !== 1) continue;
+    const e = s as Element;
+    if (CONTROL_TAGS.has(e.localName)) return null;
+    const t = labelText(e);
+    if (t) return t;
+    if (norm(e.textContent)) return null;
+  }
+  return null;
+}
+
+/**
+ * The text a person reads as a field's label when nothing labels it: the text just before it
+ * (a `<label>` without `for`, a `<span>`, a text node), or the text before the box that holds
+ * only this field (the cell to the left, the line above); for a checkbox or radio the text after.
+ */
+export function fieldLabel(el: Element): Inferred | null {
+  const after = el.localName === 'input' && /^(checkbox|radio)$/i.test((el as HTMLInputElement).type);
+  let node: Element = el;
+  for (let up = 0; up < 4; up++) {
+    const t = after ? textAfter(node) ?? textBefore(node) : textBefore(node);
+    if (t) return { name: clip(t), from: 'label' };
+    const parent = node.parentElement;
+    if (!parent || parent === el.ownerDocument.body) break;
+    // Climb only while the box holds this one field and no other text.
+    if (parent.querySelectorAll('input, select, textarea').length > 1) break;
+    const own = norm(parent.textContent);
+    if (own && !(el as HTMLInputElement).value?.includes(own)) {
+      // The parent has text of its own beside the field (<p><label>User</label><input></p> is handled above).
+      break;
+    }
+    node = parent;
+  }
+  return null;
+}
