@@ -176,13 +176,43 @@ describe('4. search behind disclosure', () => {
   });
 
   it('"Expand the section" expands the one collapsed section; an absent target or a near match opens nothing and fails', async () => {
-    const a = await plan('weak-hidden.html', ['Expand the Advanced options section', 'Tick Enable beta features']);
+    const a = await plan('weak-hidden.html', ['Expand the section', 'Tick Enable beta features']);
     expect(messages(a)).toBe('');
     expect(a.log).toBe('beta true;');
+    expect(a.steps[0].target?.why).toMatch(/Advanced options/);
     const b = await plan('weak-hidden.html', ['Click Download receipt']);
     expect(failed(b)).toHaveLength(1);
     expect(b.log).toBe('');
     const r = await rest('weak-hidden.html', [{ action: 'click', description: 'Get install' }]);
+    expect(r.answers[0].body.error.code).toBe('target_not_found');
+    expect(r.log).toBe('');
+  });
+});
+
+describe('5. icon controls by purpose, in a row or card named by a person', () => {
+  it('plans: the bin icon in the email from Trista, the star in the Rochelle row (not Rochella), Like for the user @amy, Delete the email from Trista', async () => {
+    const a = await plan('weak-inbox.html', ['Click the bin icon in the email from Trista', 'Click the star icon in the Rochelle row', 'Click the Like button for the user @amy', "Like @ben's post"]);
+    expect(messages(a)).toBe('');
+    expect(a.log).toBe('trash Trista;star Rochelle;like @amy;like @ben;');
+    const b = await plan('weak-inbox.html', ['Delete the email from Rochella']);
+    expect(messages(b)).toBe('');
+    expect(b.log).toBe('trash Rochella;');
+  });
+
+  it('REST: "the trash icon of the email from Trista", "the heart icon under the post by @amy"', async () => {
+    const r = await rest('weak-inbox.html', [
+      { action: 'click', description: 'the trash icon of the email from Trista' },
+      { action: 'click', description: 'the heart icon under the post by @amy' },
+    ]);
+    expect(r.answers.map((x) => x.status)).toEqual([200, 200]);
+    expect(r.log).toBe('trash Trista;like @amy;');
+  });
+
+  it('an icon in a row that does not exist, or of a kind no row has, is a miss', async () => {
+    const a = await plan('weak-inbox.html', ['Click the bin icon in the email from Rochel']);
+    expect(failed(a)).toHaveLength(1);
+    expect(a.log).toBe('');
+    const r = await rest('weak-inbox.html', [{ action: 'click', description: 'the pencil icon in the Trista row' }]);
     expect(r.answers[0].body.error.code).toBe('target_not_found');
     expect(r.log).toBe('');
   });

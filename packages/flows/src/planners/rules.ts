@@ -395,6 +395,8 @@ function interpretOne(step: string): Intent {
   }
   // "Switch to the Billing tab".
   if ((m = /^(?:switch|go|change)\s+to\s+(?:the\s+)?(.+?)\s+tab$/i.exec(s))) return { kind: 'click', target: { ...parseTarget(m[1]), role: 'tab' } };
+  // "Expand the section", "Open the accordion": the one collapsed section, whatever its name.
+  if (/^(?:expand|open|show)\s+(?:the\s+)?(?:collapsed\s+|closed\s+|hidden\s+)?(?:section|panel|accordion|details|group|node|folder|disclosure)$/i.test(s)) return { kind: 'click', target: { phrase: '', role: null, collapsed: true } };
   // "Expand the Advanced section", "Collapse FAQ".
   if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion|folder|node|tree ?item|branch))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   // "Choose Export from the File menu": a menu item, with the menu as the route to it.
@@ -445,7 +447,7 @@ function interpretOne(step: string): Intent {
   }
   // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
   if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?|inbox))?$/i.exec(s)) && !/^(?:the\s+)?(?:button|btn|link|icon)\b/i.test(m[2])) {
-    const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
+    const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:e-?mail|message|mail|post|comment|note|file|entry|item)\s+(?:sent\s+)?(?:from|by|of|for)\s+/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
     return { kind: 'remove_item', item: unquote(item), verb: m[1] };
   }
   // "Archive Invoice 12", "Edit the Invoice 12 row", "Like Ben Ode's post": the control named by

@@ -9,7 +9,7 @@ import { EDITABLE } from './tree-match.js';
 
 /** Fill in `kind` (multiline, date, password, text, ...) on the fields of the tree that lack it. */
 export async function probeKinds(page: Page, flat: Flat[], limit = 40): Promise<void> {
-  const fields = flat.filter((f) => EDITABLE.has(f.node.role) && !f.kind && !(f.node as { kind?: string }).kind).slice(0, limit);
+  const fields = flat.filter((f) => EDITABLE.has(f.node.role) && !f.kind && !f.node.kind).slice(0, limit);
   await Promise.all(fields.map(async (f) => {
     const k = await page.locator(`aria-ref=${f.ref}`).evaluate((el: Element) => {
       const tag = el.tagName.toLowerCase();

@@ -33,6 +33,8 @@ export interface DescribedTarget {
   kind?: string;
   /** A list (select, listbox) that offers these choices ("Select Kenya from the list"). */
   offers?: string[];
+  /** "Expand the section": the one collapsed disclosure (aria-expanded=false, a closed <details>). */
+  collapsed?: boolean;
   /** Only controls in this state ("tick nothing": the ticked ones). */
   checked?: boolean;
   /** The words named an icon ("the trash icon"): an element without a word name of its own, named by its picture. */

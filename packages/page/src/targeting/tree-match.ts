@@ -1,4 +1,4 @@
-import { isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
+import { displayName, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import type { TargetAction, DescribedTarget } from './spec.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
@@ -25,9 +25,7 @@ export interface Flat {
 }
 
 /** A person's name for the element: the accessible name, else the inferred one (seam §2). */
-export function personName(n: AriaElement): string {
-  return n.name || ((n as { inferredName?: string }).inferredName ?? '');
-}
+export const personName = displayName;
 
 export interface TreeCandidate {
   ref: string;
@@ -189,7 +187,7 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
         // A named checkbox too keeps the text beside it: used only when its name is one every
         // row repeats (a web-components to-do's "Toggle Todo"), see sharedName below.
         const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : '';
-        const kind = (n as { kind?: string }).kind;
+        const kind = n.kind;
         out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent, ...(kind ? { kind } : {}) });
       }
       // An iframe's content is another frame: refs there are fine (f1e2), keep walking.
@@ -378,7 +376,7 @@ export interface MatchOptions {
 
 /** A field's kind: the tree's or the probed one; a text box with none is a one-line text field. */
 export function kindOf(f: Flat): string | undefined {
-  const k = f.kind ?? (f.node as { kind?: string }).kind;
+  const k = f.kind ?? f.node.kind;
   if (k) return k === 'search' || k === 'email' || k === 'tel' || k === 'url' ? k : k;
   return ['textbox', 'searchbox'].includes(f.node.role) ? 'text' : undefined;
 }
@@ -405,7 +403,7 @@ export function offered(n: AriaElement): string[] {
 
 /** An element named by its picture, not by words: no accessible word name (an inferred one, a glyph, none). */
 function iconLike(f: Flat): boolean {
-  return !/[\p{L}\p{N}]/u.test(f.node.name ?? '') || Boolean((f.node as { inferredName?: string }).inferredName);
+  return !/[\p{L}\p{N}]/u.test(f.node.name ?? '') || Boolean(f.node.inferredName);
 }
 
 export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, action: TargetAction, opts: MatchOptions = { wordings: true }): TreeMatch {
@@ -426,6 +424,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     const m = matchOnTree(all, { ...plain, phrase: '', quoted: false }, action, { ...opts, only: ofKind });
     if (m.kind === 'none') return { kind: 'none', why: `no ${kind === 'multiline' ? 'multi-line text field (textarea)' : `${kind} field`}${plain.phrase ? ` named "${plain.phrase}"` : ''}` };
     return m;
+  }
+  // "Expand the section": the one collapsed disclosure on the page (a control marked
+  // aria-expanded=false, the summary of a closed <details>, shown as a group holding only it).
+  if (spec.collapsed && !spec.phrase) {
+    const closed = all.filter((f) => (f.node.expanded === false && isClickableNode(f.node)) || (f.ancestors.length > 0 && f.ancestors[f.ancestors.length - 1].role === 'group' && (f.ancestors[f.ancestors.length - 1].children ?? []).filter(isElement).length === 1 && f.node.role === 'generic' && Boolean(f.name)));
+    if (closed.length === 1) return { kind: 'hit', ref: closed[0].ref, node: closed[0].node, role: closed[0].node.role, name: closed[0].name, rung: 'kind', why: `the only collapsed section ("${closed[0].name}")` };
+    if (closed.length > 1) return { kind: 'ambiguous', count: closed.length, why: `${closed.length} collapsed sections`, candidates: closed.slice(0, 10).map((c) => ({ ref: c.ref, role: c.node.role, name: c.name, context: '', wording: `Expand the ${c.name} section` })) };
+    return { kind: 'none', why: 'no collapsed section (nothing marked aria-expanded=false, no closed <details>)' };
   }
   const fam = familyFor(action, spec.role);
   const itemKind = spec.role === 'listitem' && !spec.phrase;
