@@ -264,6 +264,15 @@ export function interpret(step: string): Intent {
     const parts = pieces.map((p, i) => (i > 0 && /\s+as\s+(?:the|my|your)\s+/i.test(p) && !new RegExp(`^(?:${VERBS})\\b`, 'i').test(p) ? `${multi[1]} ${p}` : p));
     return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
   }
+  // "Fill To with a@b.c, Subject with Lunch and the message with Hi": one fill per field, never
+  // the whole rest of the sentence as the first field's value.
+  const fills = /^(fill(?:\s+in|\s+out)?)\s+/i.exec(s);
+  if (fills && (s.replace(/"[^"]*"|“[^”]*”/g, '').match(/\s+with\s+/gi)?.length ?? 0) >= 2) {
+    const pieces = splitList(s.slice(fills[0].length)).map((p) => p.trim()).filter(Boolean);
+    if (pieces.length >= 2 && pieces.every((p) => /\s+with\s+/i.test(p.replace(/"[^"]*"|“[^”]*”/g, '')))) {
+      return { kind: 'sequence', parts: pieces.map((p) => `${fills[1]} ${p}`).map((text) => ({ text, intent: interpretOne(text) })) };
+    }
+  }
   const parts = splitCompound(s);
   if (parts.length > 1) return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
   return interpretOne(s);

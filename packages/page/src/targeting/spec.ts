@@ -118,6 +118,7 @@ const FIELD_TYPES: [RegExp, string][] = [
  */
 export function fieldKind(words: string): { phrase: string; kind: string } | null {
   const w = words.trim().toLowerCase().replace(/^(?:the|a|an)\s+/, '');
+  if (/^(?:big|large|long|multi-?line|bigger)\s+text ?(?:boxe?s?|fields?|areas?|inputs?)$/.test(w)) return { phrase: '', kind: 'multiline' };
   if (/^(?:text ?areas?|multi-?line(?: text)?(?: fields?| boxe?s?| inputs?)?|comment box|message box)$/.test(w)) return { phrase: '', kind: 'multiline' };
   if (/^(?:plain |single-line |one-line )?text (?:fields?|inputs?|boxe?s?|entry|entries)$/.test(w) || /^(?:text|input) fields?$/.test(w)) return { phrase: '', kind: 'text' };
   const m = /^(.+?)\s+(?:fields?|inputs?|boxe?s?|entry|picker|control)$/.exec(w);
