@@ -326,6 +326,20 @@ function lookalike(p: string, sc: string): boolean {
   return f.length >= 2 && first(p) === f;
 }
 
+/** The rows, items and cards inside a container that show the text as a whole text of their own. */
+function rowsShowing(a: AriaElement, scb: string): AriaElement[] {
+  const out: AriaElement[] = [];
+  const walk = (n: AriaElement) => {
+    for (const k of n.children ?? []) {
+      if (!isElement(k)) continue;
+      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb)) out.push(k);
+      else walk(k);
+    }
+  };
+  walk(a);
+  return out;
+}
+
 /**
  * Keep candidates inside the nearest container that mentions the scope and holds no other
  * candidate — and only when that container shows the scope as a whole text of its own (a cell,
@@ -352,8 +366,11 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       // another row, and its control is never the scoped row's.
       const branch = i + 1 < c.ancestors.length ? c.ancestors[i + 1] : null;
       const rival = branch ? pieces(branch, [], true).some((p) => lookalike(bare(p), scb)) : false;
+      // The scope text sits in a row, item or card the candidate is not in (a toolbar's Delete
+      // for "the e-mail from Rochelle Park"): that row is the scope, and the candidate is outside it.
+      const elsewhere = own && rowsShowing(a, scb).some((r) => !c.ancestors.includes(r));
       // One candidate in it, or several when an ordinal picks among them ("the first button in the 1010 row").
-      if (own && !rival && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: 0, container: a });
+      if (own && !rival && !elsewhere && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: 0, container: a });
       break;
     }
   }
@@ -536,11 +553,15 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (cands.length === 1) {
       let hit = cands[0];
       if (itemKind && action === 'click' && !isClickableNode(hit.node)) hit = firstClickableInside(all, hit) ?? hit;
-      const rung = !spec.phrase ? 'kind' : hit.name && nameTier(hit.name, spec.phrase, !!spec.quoted) >= 0 ? 'role' : 'adjacent-text';
+      // By its accessible name (role + name), by a name a person reads beside it (a label without
+      // for: the tree's inferred label, or the text next to it), or by its picture (an inferred icon name).
+      const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase));
+      const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text'].includes(hit.node.inferredFrom ?? '');
+      const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured ? 'inferred-name' : 'adjacent-text';
       why.unshift(
         !spec.phrase
           ? `the only ${spec.role ?? action + 'able element'}${spec.scope ? ` in the container that mentions "${spec.scope}"` : ''}`
-          : `${hit.node.role} whose ${rung === 'role' ? 'name' : 'adjacent text'} ${ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
+          : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `inferred name ("${hit.name}", from its ${hit.node.inferredFrom})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
       );
       return { kind: 'hit', ref: hit.ref, node: hit.node, role: hit.node.role, name: hit.name || hit.adjacent, rung: spec.scope ? 'scope' : spec.landmark ? 'landmark' : spec.ordinal ? 'ordinal' : rung, why: why.join('; ') };
     }
