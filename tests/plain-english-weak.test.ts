@@ -279,5 +279,7 @@ describe('8/9. no silent pick; misses say what was understood', () => {
     const msg = r.answers[0].body.error.message as string;
     expect(msg).not.toMatch(/locator\.|_wrapApiCall|waiting for/);
     expect(msg).toMatch(/calendar/);
+    // What was understood, in words: the icon, its row.
+    expect(msg).toMatch(/understood: "calendar" in\/next to "Trista", an icon/);
   });
 });

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import type { AriaNode } from '../snapshot/tree.js';
-import { derivedReadings, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
+import { derivedReadings, describeSpec, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { waitForDomChange } from '../settle.js';
 import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
 import { inDialog, probeKinds } from './probe.js';
@@ -547,7 +547,8 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
   }
   const spec = specs[0];
   const waitedMs = Date.now() - began;
-  throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${misses[0] ? ` (${misses[0]})` : ''}; looked for ${waitedMs} ms.`, {
+  const understood = describeSpec(spec);
+  throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${understood ? ` (understood: ${understood}${spec.kind ? `, a ${spec.kind} field` : ''}${spec.icon ? ', an icon' : ''})` : ''}${misses[0] ? `: ${misses[0]}` : ''}${opened.length ? `; opened ${opened.join(', ')} looking for it` : ''}; looked for ${waitedMs} ms.`, {
     description: opts.description,
     understood: spec,
     action: opts.action,
@@ -555,6 +556,7 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
     waitBudgetMs: Math.max(0, opts.waitMs),
     waitedMs,
     nearest: nearestCandidates(lastTree, spec, opts.action),
+    ...(opened.length ? { opened } : {}),
     currentUrl: page.url(),
     hint: 'Take a fresh snapshot and act on a ref from it, or name the element as the nearest candidates show it.',
   });
