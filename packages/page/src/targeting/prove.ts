@@ -18,7 +18,7 @@ button btn link hyperlink icon glyph symbol checkbox check box tick field input 
 dropdown drop-down drop down combobox combo select list listbox option radio switch menu item menuitem tab
 row card post entry line record tile cell column table section panel dialog modal popup pop-up window bar
 title titlebar header heading footer navigation nav sidebar toolbar main page screen form area region box
-control element image picture logo thing one labeled labelled named called titled saying says which is
+control element image picture logo thing one new labeled labelled named called titled saying says which is
 red green blue yellow pink grey gray black white orange purple dark light small big large little tiny
 empty filled hollow solid round circular square outlined highlighted bright pale crossed out
 e-mail email mail message user person account profile
@@ -51,14 +51,15 @@ function alternatives(word: string): string[] {
  * no bigger than a row or a card). Empty when every word is accounted for, or when the element
  * cannot be read (the action then fails on its own).
  */
-export async function unaccounted(locator: Locator, words: string[], also = ''): Promise<string[]> {
+export async function unaccounted(locator: Locator, words: string[], also = '', name = ''): Promise<string[]> {
   // Words the resolver already accounted for by opening a route (a tab, a menu, a section) to the element.
   const routed = also.toLowerCase();
   words = words.filter((w) => !routed.includes(w));
   if (!words.length) return [];
   const groups = words.map(alternatives);
-  const found = await locator.evaluate((el: Element, groups: string[][]) => {
-    const texts: string[] = [];
+  const found = await locator.evaluate((el: Element, { groups, name }: { groups: string[][]; name: string }) => {
+    // The accessible name the resolver matched (it may come from CSS content: a "×" drawn by ::after).
+    const texts: string[] = [name.toLowerCase()];
     const add = (t: string | null | undefined) => { if (t) texts.push(t.toLowerCase()); };
     const attrs = (e: Element) => {
       for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'value', 'name', 'id', 'class', 'data-icon', 'data-testid', 'href']) add(e.getAttribute(a));
@@ -76,6 +77,7 @@ export async function unaccounted(locator: Locator, words: string[], also = ''):
     const up = (e: Element): Element | null => e.parentElement ?? (((e.getRootNode() as ShadowRoot).host as Element | undefined) ?? null);
     add(textOf(el));
     attrs(el);
+    for (const pseudo of ['::before', '::after']) add(getComputedStyle(el, pseudo).content.replace(/^["']|["']$/g, ''));
     for (const d of el.querySelectorAll('*')) attrs(d);
     for (const l of (el as HTMLInputElement).labels ?? []) add(l.textContent);
     // Its context: the boxes around it, as long as they stay the size of a row or a card.
@@ -96,6 +98,6 @@ export async function unaccounted(locator: Locator, words: string[], also = ''):
       return re.test(hay);
     };
     return groups.map((g) => g.some(has));
-  }, groups, { timeout: 1500 }).catch(() => groups.map(() => true));
+  }, { groups, name }, { timeout: 1500 }).catch(() => groups.map(() => true));
   return words.filter((_, i) => !found[i]);
 }

@@ -93,7 +93,7 @@ export async function resolveDescription(state: PageState, description: string, 
     const found = await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
     // No silent pick: every word that names something is on the element or around it.
     const route = /(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '';
-    const missing = await unaccounted(found.locator, namingWords(description), route);
+    const missing = await unaccounted(found.locator, namingWords(description), route, found.name ?? '');
     if (missing.length) {
       throw new AppError('target_not_found', `"${description}": understood ${describeSpec(specs[0]) || 'the words'}; the nearest match (${found.role ?? 'element'}${found.name ? ` "${found.name}"` : ''}) does not show ${missing.map((w) => `"${w}"`).join(', ')}, on it or around it, so it was not used.`, {
         understood: specs[0],

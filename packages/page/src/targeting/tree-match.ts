@@ -216,7 +216,7 @@ const ICON_WORDS: [RegExp, RegExp][] = [
 
 // Words people use for one icon's purpose: "the bin icon" is the element named trash.
 export const ICON_SYNONYMS: string[][] = [
-  ['trash', 'bin', 'delete', 'remove', 'garbage', 'wastebasket', 'trash can', 'rubbish', 'discard'],
+  ['trash', 'bin', 'delete', 'remove', 'garbage', 'wastebasket', 'trash can', 'rubbish', 'discard', 'destroy'],
   ['heart', 'like', 'love', 'favourite', 'favorite'],
   ['star', 'favourite', 'favorite', 'bookmark'],
   ['close', 'x', 'dismiss', 'times', 'cross', 'cancel'],
