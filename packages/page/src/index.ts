@@ -31,5 +31,6 @@ export * from './quiet.js';
 export * from './frame-watch.js';
 export { directSnapshotJSON, directSnapshotStats, surfacePublicTree, surfaceStats, type SnapshotPassOptions } from './snapshot/direct.js';
 export { applySurface } from './surface/apply.js';
+export { refsForElements, type RefsForElementsOptions } from './surface/refs.js';
 export { SURFACE_SOURCE } from './bridge/surface.generated.js';
 export { utilityInjected } from './snapshot/direct.js';

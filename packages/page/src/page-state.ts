@@ -352,7 +352,8 @@ export class PageState extends EventEmitter<PageEvents> {
     const json = afterPendingCalls ? undefined : await directSnapshotJSON(this.page, timeoutMs, this.watchDialogs);
     if (json !== undefined) return json;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
-    return surfacePublicTree(this.page, await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left }));
+    const raw = await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: left });
+    return surfacePublicTree(this.page, raw, Math.max(200, Math.min(2000, timeoutMs - (Date.now() - started))));
   }
 
   /**

@@ -33,9 +33,10 @@ interface CallResult {
   exceptionDetails?: unknown;
 }
 
-// The surface pass (bridge/injected/surface.ts), compiled once per utility world and kept on
-// the InjectedScript: `run(injected, options)`.
-const SURFACE_RUN = `(this.__ariadneSurfaceRun || (this.__ariadneSurfaceRun = (function () { ${SURFACE_SOURCE}; return __ariadneSurface.surface; })()))`;
+// The surface module (bridge/injected/surface.ts), compiled once per utility world and kept on
+// the InjectedScript: `.surface(injected, options)`, `.registerRef(injected, element)`.
+export const SURFACE_MODULE = `(this.__ariadneSurfaceModule || (this.__ariadneSurfaceModule = (function () { ${SURFACE_SOURCE}; return __ariadneSurface; })()))`;
+const SURFACE_RUN = `${SURFACE_MODULE}.surface`;
 
 // Runs in Playwright's utility world with `this` = its InjectedScript. `null` when the document
 // has no body yet or the tree shows an iframe (both: the public path). With `surface`, the
@@ -111,7 +112,9 @@ export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?
     }) as CallResult;
     const value = r.exceptionDetails ? null : r.result?.value;
     if (!value || value.iframes !== 0) return undefined;
-    return surface ? applySurface(normalizeTree(value.json), surfaceResult(value.surface)) : value.json;
+    if (!surface) return value.json;
+    const result = await withListeners({ client, objectId: injected._objectId, contextId: (context.delegate as { _contextId?: number })._contextId }, surfaceResult(value.surface));
+    return applySurface(normalizeTree(value.json), result);
   })().catch(() => undefined); // a navigation, a closed target, a JS error: the public path tells
   return new Promise<unknown | undefined>((resolve, reject) => {
     let done = false;
@@ -176,9 +179,14 @@ export async function utilityInjected(frame: Frame): Promise<{ client: CdpSessio
  * frame on the snapshot that frame kept, edits applied to the stitched tree. A frame that cannot
  * be reached keeps Playwright's nodes as they are.
  */
-export async function surfacePublicTree(page: Page, raw: unknown): Promise<unknown> {
+export async function surfacePublicTree(page: Page, raw: unknown, timeoutMs = 2000): Promise<unknown> {
   const tree = normalizeTree(raw);
-  const results = await Promise.all(page.frames().map(async (frame) => {
+  // A frame that does not answer in time (a busy page, a dialog) keeps Playwright's nodes.
+  const bounded = <T>(p: Promise<T>): Promise<T | null> => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([p, new Promise<null>((r) => { timer = setTimeout(() => r(null), timeoutMs); })]).finally(() => clearTimeout(timer));
+  };
+  const results = await Promise.all(page.frames().map((frame) => bounded((async () => {
     const u = await utilityInjected(frame);
     if (!u) return null;
     const r = await u.client.send('Runtime.callFunctionOn', {
@@ -188,12 +196,67 @@ export async function surfacePublicTree(page: Page, raw: unknown): Promise<unkno
       returnByValue: true,
     }).catch(() => null) as CallResult | null;
     const value = r && !r.exceptionDetails ? (r.result?.value as unknown as SurfaceResult | { error: string } | null) : null;
-    const result = surfaceResult(value);
+    const result = await withListeners(u, surfaceResult(value));
     // A child frame's root-level nodes sit under its iframe node, which it cannot name: left as they are.
     if (result && frame !== page.mainFrame()) result.children = result.children.filter((c) => c.parent !== null);
     return result;
-  }));
+  })().catch(() => null))));
   let out = tree;
   for (const r of results) out = applySurface(out, r);
   return out;
+}
+
+/** Event types a click is made of: a listener for any of them makes an element clickable. */
+const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend']);
+const SURFACE_WITH = `function (...listeners) {
+  try { return ${SURFACE_RUN}(this, { listeners }); } catch (e) { return { error: String(e && e.stack || e) }; }
+}`;
+
+const PROBE = `function () { return ${SURFACE_MODULE}.listenerProbe(this); }`;
+const PROBE_GROUP = 'ariadne-surface-probe';
+
+/**
+ * When the pass saw icons with no sign of a handler (no pointer cursor, onclick, tabindex), ask
+ * Chromium which of them, or of their near ancestors (a list delegating to its items), carry click
+ * listeners, and run the pass again with those: a delegated list's icons then count. A few
+ * calls per element (the ladder's check, locate.ts); costs round trips only on pages
+ * with such icons. (A single call for the whole document, depth -1 with pierce, made Chromium
+ * 156's renderer crash on the next in-page call; without pierce it lists nothing below the root.)
+ */
+async function withListeners(u: { client: CdpSession; objectId: string; contextId?: number }, first: SurfaceResult | null): Promise<SurfaceResult | null> {
+  if (!first?.unproven) return first;
+  try {
+    const probe = await u.client.send('Runtime.callFunctionOn', { objectId: u.objectId, functionDeclaration: PROBE, objectGroup: PROBE_GROUP }) as { result?: { objectId?: string } };
+    const arrayId = probe.result?.objectId;
+    if (!arrayId) return first;
+    const props = await u.client.send('Runtime.getProperties', { objectId: arrayId, ownProperties: true }) as { result?: { name: string; value?: { objectId?: string } }[] };
+    const ids = (props.result ?? []).filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+    // Chromium lists only the listeners of the world the node object belongs to: ask about each
+    // element as the page's own (main) world sees it.
+    const hasClick = async (objectId: string): Promise<boolean> => {
+      const d = await u.client.send('DOM.describeNode', { objectId }) as { node?: { backendNodeId?: number } };
+      if (!d.node?.backendNodeId) return false;
+      const m = await u.client.send('DOM.resolveNode', { backendNodeId: d.node.backendNodeId, objectGroup: PROBE_GROUP }) as { object?: { objectId?: string } };
+      if (!m.object?.objectId) return false;
+      const r = await u.client.send('DOMDebugger.getEventListeners', { objectId: m.object.objectId, depth: 0 }) as { listeners?: { type: string }[] };
+      return (r.listeners ?? []).some((l) => CLICK_TYPES.has(l.type));
+    };
+    const listened = (await Promise.all(ids.map((objectId) => hasClick(objectId).then((yes) => (yes ? objectId : null), () => null))))
+      .filter((x): x is string => x !== null);
+    if (!listened.length) return first;
+    const r = await u.client.send('Runtime.callFunctionOn', {
+      objectId: u.objectId,
+      functionDeclaration: SURFACE_WITH,
+      arguments: listened.map((objectId) => ({ objectId })),
+      returnByValue: true,
+    }) as { result?: { value?: SurfaceResult | { error: string } | null }; exceptionDetails?: unknown };
+    if (r.exceptionDetails) return first;
+    const second = r.result?.value;
+    if (second && 'error' in second) return first;
+    return second ?? first;
+  } catch {
+    return first; // the listener check is a bonus: Playwright's tree and the first pass stand
+  } finally {
+    void u.client.send('Runtime.releaseObjectGroup', { objectGroup: PROBE_GROUP }).catch(() => {});
+  }
 }

@@ -49,6 +49,7 @@ function addEdit(n: AriaElement, e: NodeEdit): void {
       if (e.inferredName && !n.name) { n.inferredName = e.inferredName; n.inferredFrom = e.inferredFrom; }
       if (e.kind) n.kind = e.kind;
       if (e.value !== undefined) n.value = e.value;
+      if (e.clickable) n.clickable = true;
     }
     n[k] = v;
   }

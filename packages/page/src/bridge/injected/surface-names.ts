@@ -5,6 +5,8 @@
 export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'class' | 'data' | 'testid' | 'label' | 'text';
 export interface Inferred { name: string; from: InferredFrom }
 
+import { generatedReason } from './generated-ids.js';
+
 const MAX_NAME = 60;
 
 export function norm(s: string | null | undefined): string {
@@ -36,16 +38,17 @@ function within(el: Element, limit = 40): Element[] {
 
 // Icon-set prefixes (Font Awesome, Bootstrap Icons, Glyphicons, Material Design Icons, Ionicons,
 // Feather, Lucide, Tabler, Remix, Line Awesome, Octicons, css.gg, generic icon-/ico-).
-const ICON_PREFIX = /^(?:fa|fas|far|fal|fad|fab|fak|bi|glyphicon|icon|icons|ico|mdi|ion|ionicon|feather|lucide|ti|tabler|ri|la|las|lar|lab|octicon|gg|iconoir|ph|uil|bx|bxs|bxl|zmdi|typcn|wi|oi|el|fi|si|md|mi|svg-icon|i)[-_]/i;
+const ICON_PREFIX = /^(?:ui|act|action|btn|cmd|js|fa|fas|far|fal|fad|fab|fak|bi|glyphicon|icon|icons|ico|mdi|ion|ionicon|feather|lucide|ti|tabler|ri|la|las|lar|lab|octicon|gg|iconoir|ph|uil|bx|bxs|bxl|zmdi|typcn|wi|oi|el|fi|si|md|mi|svg-icon|i)[-_]/i;
 /** Tokens that say how an icon looks or sits, never what it does. */
-const STYLE_TOKEN = /^(?:fa|fas|far|fal|fad|fab|fa-(?:solid|regular|light|thin|duotone|brands|sharp|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|border|inverse|flip[-\w]*|rotate[-\w]*|stack[-\w]*|li|ul|beat|bounce|fade|shake)|bi|glyphicon|icon|icons|ico|mdi|mdi-(?:\d+px|spin|light|dark)|material-icons[-\w]*|material-symbols[-\w]*|ion|ionicon|feather|lucide|ti|la|las|lar|lab|octicon|gg|ph|uil|bx|bxs|bxl|zmdi|svg-icon|iconfont|icon-font|btn|btn-[-\w]+|button|action|actions|item|items|col|col-[-\w]+|cell|row|left|right|center|pull-[-\w]+|float-[-\w]+|text-[-\w]+|m[trblxy]?-\d|p[trblxy]?-\d|d-[-\w]+|align-[-\w]+|active|selected|disabled|hidden|visible|show|open|on|off|sm|md|lg|xl|small|large|big|tiny|mini|dark|light|primary|secondary|default|muted|js-[-\w]+|is-[-\w]+|has-[-\w]+|clickable|pointer|link|hover|toggle|control|tool|tools|toolbar|toolbar-[-\w]+|tb|nav|menu|cursor-pointer|inline|block|flex|relative|absolute|fixed|ml-auto|mr-auto)$/i;
+const STYLE_TOKEN = /^(?:fa|fas|far|fal|fad|fab|fa-(?:solid|regular|light|thin|duotone|brands|sharp|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|border|inverse|flip[-\w]*|rotate[-\w]*|stack[-\w]*|li|ul|beat|bounce|fade|shake)|bi|glyphicon|icon|icons|ico|mdi|mdi-(?:\d+px|spin|light|dark)|material-icons[-\w]*|material-symbols[-\w]*|ion|ionicon|feather|lucide|ti|la|las|lar|lab|octicon|gg|ph|uil|bx|bxs|bxl|zmdi|svg-icon|iconfont|icon-font|btn|btn-[-\w]+|button|action|actions|item|items|col|col-[-\w]+|cell|row|left|right|center|pull-[-\w]+|float-[-\w]+|text-[-\w]+|m[trblxy]?-\d|p[trblxy]?-\d|d-[-\w]+|align-[-\w]+|active|selected|disabled|hidden|visible|show|open|on|off|sm|md|lg|xl|small|large|big|tiny|mini|dark|light|primary|secondary|default|muted|js-[-\w]+|is-[-\w]+|has-[-\w]+|clickable|pointer|hover|control|tool|tools|toolbar|toolbar-[-\w]+|tb|nav|menu|cursor-pointer|inline|block|flex|relative|absolute|fixed|ml-auto|mr-auto|ui-(?:corner|state|widget|button|helper|priority|front|clearfix)[-\w]*|ui-icon|ui-button)$/i;
 const VARIANT_SUFFIX = /[-_](?:fill|filled|fills|outline|outlined|o|alt|alt\d|lg|sm|xs|xl|solid|regular|light|thin|round|rounded|sharp|twotone|two-tone|line|bold|duotone|\d+|icon|ico|svg|btn|button|sm|md)$/i;
-const SYNONYM: Record<string, string> = { x: 'close', times: 'close', xmark: 'close', 'x lg': 'close', 'x circle': 'close', 'times circle': 'close', 'close circle': 'close', cross: 'close', 'trash can': 'trash', 'trash alt': 'trash', 'trash2': 'trash', 'trash 2': 'trash' };
+const SYNONYM: Record<string, string> = { x: 'close', times: 'close', xmark: 'close', 'x lg': 'close', 'x circle': 'close', 'times circle': 'close', 'close circle': 'close', cross: 'close', 'trash can': 'trash', 'trash alt': 'trash', 'trash2': 'trash', 'trash 2': 'trash', floppy: 'save', 'floppy disk': 'save', 'floppy o': 'save', cog: 'settings', del: 'delete', rm: 'remove', gear: 'settings', gears: 'settings' };
 
 /** An icon token with its set's prefix, style words and variant suffixes taken off; null if it says nothing. */
 export function iconWord(token: string): string | null {
   let t = token.trim();
-  if (!t || t.length > 40 || /\d{3,}/.test(t) || STYLE_TOKEN.test(t)) return null;
+  // Framework-generated tokens (css-1x2y3z, sc-AbCdE, hashes) name nothing.
+  if (!t || t.length > 40 || /\d{3,}/.test(t) || STYLE_TOKEN.test(t) || generatedReason(t, 'class')) return null;
   // BEM element or modifier: mail-row__star → star, icon--large → icon (then dropped).
   if (t.includes('__')) t = t.slice(t.lastIndexOf('__') + 2);
   t = t.replace(/--[\w-]*$/, '');
@@ -82,11 +85,26 @@ function svgName(el: Element): string | null {
 }
 
 function classWord(el: Element): string | null {
-  const tokens = (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+  const raw = (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+  // A bare token that prefixes others is a namespace ("act act-edit", "fa fa-star"): drop it there.
+  const bare = new Set(raw);
+  const tokens = raw.filter((t) => !raw.some((o) => o !== t && o.startsWith(`${t}-`))).map((t) => {
+    const dash = t.indexOf('-');
+    return dash > 0 && bare.has(t.slice(0, dash)) ? t.slice(dash + 1) : t;
+  });
+  const pick = (list: string[]): string | null => {
+    let best: string | null = null;
+    for (const t of list) {
+      const w = iconWord(t);
+      if (!w) continue;
+      // The more specific of two related tokens ("ui-spinner-button ui-spinner-up" → spinner up).
+      if (best === null) best = w;
+      else if (w.startsWith(`${best} `)) best = w;
+    }
+    return best;
+  };
   // A token of a known icon set first (fa-star over "toolbar-item"), then any meaningful one.
-  for (const t of tokens) if (ICON_PREFIX.test(t)) { const w = iconWord(t); if (w) return w; }
-  for (const t of tokens) { const w = iconWord(t); if (w) return w; }
-  return null;
+  return pick(raw.filter((t) => ICON_PREFIX.test(t))) ?? pick(tokens);
 }
 
 const DATA_LABEL = ['data-tooltip', 'data-title', 'data-original-title', 'data-bs-original-title', 'data-tip', 'data-label', 'data-hint'];
@@ -125,7 +143,9 @@ export function iconName(el: Element): Inferred | null {
   for (const e of all) {
     if (e.localName === 'svg' || e.localName === 'path' || e.localName === 'use' || e.localName === 'g') continue;
     const w = classWord(e);
-    if (w) return { name: clip(w), from: 'class' };
+    // One of a row of alike icons that carries its value (a rating's stars): "star 4".
+    const v = norm(el.getAttribute('data-value') ?? el.getAttribute('data-rating') ?? el.getAttribute('data-score') ?? el.getAttribute('data-index'));
+    if (w) return { name: clip(v && v.length <= 8 ? `${w} ${v}` : w), from: 'class' };
   }
   for (const e of all) {
     for (const a of DATA_ICON) {

@@ -35,6 +35,11 @@ interface Injected {
   _lastAriaSnapshotForQuery?: AriaSnapshot;
   _frameSeq?: number;
   __ariadneSurfaceSeq?: number;
+  /** The icons the last pass could not prove clickable (for listenerProbe). */
+  __ariadneUnproven?: Element[];
+  /** Elements a listener check found click listeners on, and icons already checked. */
+  __ariadneListened?: WeakSet<Element>;
+  __ariadneProbed?: WeakSet<Element>;
 }
 
 /** A node the pass adds (JSON form, as Playwright renders nodes). */
@@ -49,6 +54,7 @@ export interface NewNode {
 }
 /** Attributes added to a node that is in the tree already. */
 export interface NodeEdit {
+  clickable?: true;
   inferredName?: string;
   inferredFrom?: string;
   kind?: string;
@@ -66,7 +72,7 @@ export interface SurfaceResult {
   unproven?: number;
 }
 export interface SurfaceOptions {
-  /** Elements a listener check (CDP) found a click listener on or delegated to (by ref). */
+  /** Elements a listener check (CDP DOMDebugger.getEventListeners) found a click listener on. */
   listeners?: Element[];
 }
 
@@ -90,6 +96,14 @@ function cursorOf(el: Element): string {
 
 function parentOf(el: Element): Element | null {
   return el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
+}
+
+const parentIds = new WeakMap<Element, number>();
+let parentSeq = 0;
+function parentKey(el: Element): number {
+  let id = parentIds.get(el);
+  if (id === undefined) parentIds.set(el, (id = ++parentSeq));
+  return id;
 }
 
 function visible(el: Element): boolean {
@@ -136,14 +150,81 @@ function iconLeaf(el: Element): boolean {
   return tag === 'i' || hasPseudoPicture(el) || /icon|fa-|bi-|glyph/i.test(el.getAttribute('class') ?? '');
 }
 
+/**
+ * The element's ref in the frame's last snapshot, registering one when it has none (in the same
+ * maps `aria-ref=` reads). The same element keeps the ref it was given across snapshots. Null
+ * when the frame has taken no snapshot yet.
+ */
+export function registerRef(inj: Injected, el: Element): string | null {
+  const snap = inj._lastAriaSnapshotForQuery;
+  if (!snap?.info) return null;
+  const known = snap.refs.get(el);
+  if (known) return known;
+  const prefix = inj._frameSeq ? `f${inj._frameSeq}` : '';
+  const holder = el as Element & { __ariadneRef?: string };
+  let ref = holder.__ariadneRef;
+  const taken = (r: string) => { const i = snap.info.get(r); return !!i && i.element !== el; };
+  if (!ref || taken(ref)) {
+    do {
+      inj.__ariadneSurfaceSeq = (inj.__ariadneSurfaceSeq ?? 0) + 1;
+      ref = `${prefix}e${OWN_REF_BASE + inj.__ariadneSurfaceSeq}`;
+    } while (taken(ref));
+    holder.__ariadneRef = ref;
+  }
+  snap.info.set(ref, { element: el, nameFromContentRefs: [] });
+  snap.refs.set(el, ref);
+  return ref;
+}
+
+/**
+ * Elements whose click listeners would prove the last pass's unproven icons clickable: each
+ * icon and its ancestors up to three levels (a list delegating to its items), below body.
+ */
+export function listenerProbe(inj: Injected, max = 80): Element[] {
+  const out = new Set<Element>();
+  const probed = (inj.__ariadneProbed ??= new WeakSet<Element>());
+  for (const el of inj.__ariadneUnproven ?? []) {
+    if (out.size >= max) break;
+    probed.add(el);
+    let e: Element | null = el;
+    for (let i = 0; e && i < 4 && out.size < max; i++, e = parentOf(e)) {
+      if (e === document.body || e === document.documentElement) break;
+      out.add(e);
+    }
+  }
+  return [...out];
+}
+
+/** The ref an element has in the frame's last snapshot, or null (nothing registered). */
+export function refOf(inj: Injected, el: Element): string | null {
+  return inj._lastAriaSnapshotForQuery?.refs.get(el) ?? null;
+}
+
 export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult | null {
   const snap = inj._lastAriaSnapshotForQuery;
   if (!snap?.root) return null;
-  const prefix = inj._frameSeq ? `f${inj._frameSeq}` : '';
   const result: SurfaceResult = { edits: {}, children: [] };
   const nodeOf = new Map<Element, AriaNode>();
   const elementOf = (n: AriaNode): Element | undefined => (n.ref ? snap.info.get(n.ref)?.element : undefined);
   const edit = (ref: string, e: NodeEdit) => { result.edits[ref] = { ...result.edits[ref], ...e }; };
+
+  // Elements a click listener sits on (from the caller's listener check): one, or an ancestor up
+  // to three levels (a list delegating to its items), counts as evidence. Never body and above.
+  // What a listener check proved stays proved for the document's life (elements probed once:
+  // a page full of decorative icons costs its round trips on the first snapshot only).
+  const listeners = (inj.__ariadneListened ??= new WeakSet<Element>());
+  const probed = (inj.__ariadneProbed ??= new WeakSet<Element>());
+  for (const el of opts.listeners ?? []) listeners.add(el);
+  const listened = (el: Element): boolean => {
+    let e: Element | null = el;
+    for (let i = 0; e && i < 4; i++, e = parentOf(e)) {
+      if (e === document.body || e === document.documentElement) return false;
+      if (listeners.has(e)) return true;
+    }
+    return false;
+  };
+  let unproven = 0;
+  const unprovenEls: Element[] = [];
 
   // 1. The distilled tree: nodes by element; nameless clickable nodes get a name; fields a kind.
   const insideControl = new Set<AriaNode>();
@@ -157,13 +238,21 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       if (el && c.ref) {
         const tag = el.localName;
         if (tag === 'input' || tag === 'select' || tag === 'textarea' || (FIELD_ROLES.has(c.role) && c.role !== 'button')) fieldEdits(c, el);
-        else if (!c.name && !inControl && !hasText(c, false)) {
+        else if (!c.name && !inControl) {
           // Nameless and textless (a glyph at most): a control, a click target, or anything under a pointer.
           // A pointer inherited from a clickable row names only a glyph leaf; a cell holding an icon
-          // is not the target: the icon inside is (step 2 brings it back).
-          const clickable = CONTROL_ROLES.has(c.role) || (pointer && (!inPointer || (el.childElementCount === 0 && iconLeaf(el)))) || hasEvidence(el);
-          const got = clickable ? iconName(el) : null;
-          if (got) edit(c.ref, { inferredName: got.name, inferredFrom: got.from });
+          // is not the target: the icon inside is (step 2 brings it back). The cheap tests first:
+          // most nameless nodes of a large page are layout boxes that fail them.
+          const leaf = el.childElementCount === 0 || el.localName === 'svg';
+          const clickable = CONTROL_ROLES.has(c.role) || (pointer && (!inPointer || (leaf && iconLeaf(el)))) || hasEvidence(el) || listened(el);
+          if (!clickable && !leaf) { /* a box with content: not an icon */ } else if (hasText(c, false)) { /* read by its text */ } else if (clickable) {
+            const got = iconName(el);
+            // No pointer and no control role: say it is clickable (the evidence is a handler).
+            const mark = !pointer && !CONTROL_ROLES.has(c.role) ? { clickable: true as const } : {};
+            if (got) edit(c.ref, { inferredName: got.name, inferredFrom: got.from, ...mark });
+          } else if (iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && iconName(el)) {
+            if (!probed.has(el)) { unproven++; unprovenEls.push(el); } // a listener check may prove it
+          }
         }
       }
       walk(c, inPointer || pointer, inControl || CONTROL_ROLES.has(c.role));
@@ -196,9 +285,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   walk(snap.root, false, false);
 
   // 2. What the tree left out: clickable icons and clickable words in prose.
-  const listeners = new Set(opts.listeners ?? []);
   const surfaced = new Map<Element, { node: NewNode; owner: AriaNode | null; prose: boolean }>();
-  let unproven = 0;
   // Open shadow roots of elements Playwright gave a ref (every visible element it walked).
   const roots: (Document | ShadowRoot)[] = [document];
   for (const el of snap.refs.keys()) if (el.shadowRoot) roots.push(el.shadowRoot);
@@ -227,7 +314,8 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       const pointer = cursorOf(el) === 'pointer' && (!parent || cursorOf(parent) !== 'pointer');
       const evidence = pointer || hasEvidence(el) || PROSE_CLASS.test(el.getAttribute('class') ?? '') || listeners.has(el);
       if (!evidence || !visible(el)) return;
-      const node: NewNode = { role: 'generic', ref: refFor(el), text, ...(pointer ? { cursor: 'pointer' as const } : { clickable: true as const }) };
+      // Marked clickable whatever the evidence (seams §2): a word in prose does not look like a control.
+      const node: NewNode = { role: 'generic', ref: refFor(el), text, clickable: true, ...(pointer ? { cursor: 'pointer' as const } : {}) };
       surfaced.set(el, { node, owner, prose: true });
       return;
     }
@@ -237,9 +325,9 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     if (!visible(el)) return;
     const pointer = cursorOf(el) === 'pointer';
     const name = iconName(el);
-    const evidence = hasEvidence(el) || listeners.has(el) || (pointer && !!name);
+    const evidence = hasEvidence(el) || listened(el) || (pointer && !!name);
     if (!evidence) {
-      if (name && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true') unproven++;
+      if (name && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && !probed.has(el)) { unproven++; unprovenEls.push(el); }
       return;
     }
     if (!name && !pointer && !hasEvidence(el)) return;
@@ -255,23 +343,32 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     surfaced.set(el, { node, owner, prose: false });
   }
   if (unproven) result.unproven = unproven;
+  inj.__ariadneUnproven = unprovenEls;
 
   function refFor(el: Element): string {
-    const known = snap!.refs.get(el);
-    if (known) return known;
-    const holder = el as Element & { __ariadneRef?: string };
-    let ref = holder.__ariadneRef;
-    const taken = (r: string) => { const i = snap!.info.get(r); return !!i && i.element !== el; };
-    if (!ref || taken(ref)) {
-      do {
-        inj.__ariadneSurfaceSeq = (inj.__ariadneSurfaceSeq ?? 0) + 1;
-        ref = `${prefix}e${OWN_REF_BASE + inj.__ariadneSurfaceSeq}`;
-      } while (taken(ref));
-      holder.__ariadneRef = ref;
-    }
-    snap!.info.set(ref, { element: el, nameFromContentRefs: [] });
-    snap!.refs.set(el, ref);
-    return ref;
+    return registerRef(inj, el)!;
+  }
+
+  // A row of alike icons side by side (a rating's stars) is told apart by position: "star 3".
+  const named: { el: Element; name: string; set: (n: string) => void }[] = [];
+  for (const [ref, e] of Object.entries(result.edits)) {
+    const el = snap.info.get(ref)?.element;
+    if (el && e.inferredName && e.inferredFrom !== 'label') named.push({ el, name: e.inferredName, set: (n) => { e.inferredName = n; } });
+  }
+  for (const [el, s] of surfaced) if (s.node.inferredName) named.push({ el, name: s.node.inferredName, set: (n) => { s.node.inferredName = n; } });
+  const groups = new Map<string, typeof named>();
+  for (const x of named) {
+    const parent = parentOf(x.el);
+    if (!parent) continue;
+    const key = `${x.name}\u0000${parentKey(parent)}\u0000${x.el.localName}.${x.el.getAttribute('class') ?? ''}`;
+    const g = groups.get(key) ?? [];
+    g.push(x);
+    groups.set(key, g);
+  }
+  for (const g of groups.values()) {
+    if (g.length < 2 || g.length > 12 || /\d$/.test(g[0].name)) continue;
+    g.sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    g.forEach((x, i) => x.set(`${x.name} ${i + 1}`));
   }
 
   // 3. Place each surfaced element among its owner's children, in document order.
