@@ -60,7 +60,8 @@ describe('sentences', () => {
     expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Wi-Fi' } });
     expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
     expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
-    expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'select', value: ['Red', 'Green', 'Blue'], target: { role: 'listbox' } });
+    // Values with no list named: the list that offers them, else each one's own box (issue 25 §3).
+    expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'choose', values: ['Red', 'Green', 'Blue'], list: false });
     expect(interpret('Press ArrowRight twice')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'press', key: 'ArrowRight' } }, { intent: { kind: 'press', key: 'ArrowRight' } }] });
     expect(interpret('Enter Ann as the first name, Lee as the last name and ann@x.io as the email, agree to the terms')).toMatchObject({
       kind: 'sequence',
@@ -241,5 +242,40 @@ describe('row actions', () => {
     expect(interpret('Move Write tests to Done')).toMatchObject({ kind: 'drag', from: 'Write tests', to: 'Done' });
     const slider: AriaNode[] = [{ role: 'slider', name: 'Volume', ref: 's' }];
     expect(matchOnTree(slider, parseTarget('Volume', 'textbox'), 'fill')).toMatchObject({ kind: 'hit', ref: 's' });
+  });
+});
+
+// Issue 25: everyday wording on weak pages, as parsed (the browser tests are plain-english-weak.test.ts).
+describe('weak-page wording (issue 25)', () => {
+  it('role words before a name, fields by kind, places and looks around the words', () => {
+    expect(parseTarget('button OK')).toMatchObject({ phrase: 'OK', role: 'button', whole: 'button OK' });
+    expect(parseTarget('the link Home')).toMatchObject({ phrase: 'Home', role: 'link' });
+    expect(interpret('Press key Enter')).toMatchObject({ kind: 'press', key: 'Enter' });
+    expect(parseTarget('the textarea')).toMatchObject({ phrase: '', kind: 'multiline' });
+    expect(parseTarget('the big text box')).toMatchObject({ phrase: '', kind: 'multiline' });
+    expect(parseTarget('the first text field')).toMatchObject({ phrase: '', kind: 'text', ordinal: 1 });
+    expect(parseTarget('the date field')).toMatchObject({ phrase: 'date', kind: 'date' });
+    expect(parseTarget('the trash icon of the email from Trista')).toMatchObject({ phrase: 'trash', scope: 'Trista', icon: true });
+    expect(parseTarget('the bin icon at the top right')).toMatchObject({ phrase: 'bin', icon: true });
+    expect(parseTarget('the round checkbox in front of Call the plumber')).toMatchObject({ phrase: '', role: 'checkbox', scope: 'Call the plumber' });
+    expect(parseTarget('the × in the Welcome back title bar')).toMatchObject({ phrase: '×', landmark: 'dialog', scope: 'Welcome back' });
+    expect(parseTarget('the trash can in the row of "Re: Quarterly numbers"')).toMatchObject({ phrase: 'trash can', scope: 'Re: Quarterly numbers' });
+  });
+
+  it('several fields at once, choices by value, tick lists and nothing', () => {
+    const many = interpret('Put the user name "ann" and the password "pw1" into the boxes');
+    expect(many).toMatchObject({ kind: 'sequence' });
+    expect((many as any).parts.map((p: any) => p.text)).toEqual(['Type "ann" into the user name field', 'Type "pw1" into the password field']);
+    expect((interpret('Type "a" and "b" into the text fields') as any).parts.map((p: any) => p.text)).toEqual(['Type "a" into the first text field', 'Type "b" into the second text field']);
+    expect((interpret('Type the code "k" into both boxes') as any).parts.map((p: any) => p.text)).toEqual(['Type "k" into the first field', 'Type "k" into the second field']);
+    expect(interpret('Fill To with a@b.c, Subject with Lunch and the message with Hi')).toMatchObject({ kind: 'sequence', parts: [{ text: 'Fill To with a@b.c' }, { text: 'Fill Subject with Lunch' }, { text: 'Fill the message with Hi' }] });
+    expect(interpret('Select Kenya from the list')).toMatchObject({ kind: 'choose', values: ['Kenya'], list: true });
+    expect(interpret('Choose Medium')).toMatchObject({ kind: 'choose', values: ['Medium'], list: false });
+    expect(interpret('Tick Red, Blue and Teal')).toMatchObject({ kind: 'choose', values: ['Red', 'Blue', 'Teal'], tick: true });
+    expect(interpret('Tick "Send me news" and "I agree to the terms"')).toMatchObject({ kind: 'choose', values: ['Send me news', 'I agree to the terms'], tick: true });
+    expect(interpret('Tick nothing')).toMatchObject({ kind: 'untick_all' });
+    expect(interpret('Tick Buy milk')).toMatchObject({ kind: 'check' });
+    expect(interpret('Expand the section')).toMatchObject({ kind: 'click', target: { collapsed: true } });
+    expect(interpret('sign in')).toMatchObject({ kind: 'click', target: { phrase: 'Sign in', role: 'button' } });
   });
 });

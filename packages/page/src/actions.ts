@@ -111,10 +111,10 @@ export function lookupBudgetMs(ctx: ActionContext, timeoutMs: number | undefined
   return typeof timeoutMs === 'number' ? Math.max(ctx.describeWaitMs, Math.min(timeoutMs, 120_000)) : ctx.describeWaitMs;
 }
 
-export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any', waitMs = ctx.describeWaitMs, selector?: string): Promise<ResolvedTarget> {
+export async function resolveTarget(state: PageState, ref: string | undefined, description: string | undefined, ctx: ActionContext, field = 'ref', action: TargetAction = 'any', waitMs = ctx.describeWaitMs, selector?: string, values?: string[]): Promise<ResolvedTarget> {
   if (ref) return resolveRef(state, ref);
   if (selector) return resolveSelector(state, selector);
-  if (description) return resolveDescription(state, description, { waitMs, action });
+  if (description) return resolveDescription(state, description, { waitMs, action, ...(values ? { values } : {}) });
   throw new AppError('invalid_request', `Give a "${field}" from the latest snapshot (or a description as a fallback).`, { field });
 }
 
@@ -132,7 +132,9 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   const wantsTarget = NEEDS_TARGET.has(body.action) || Boolean(body.ref || body.selector || body.description);
   if (resolved) target = resolved;
   else if (wantsTarget && body.action !== 'navigate' && body.action !== 'wait_for' && body.action !== 'handle_dialog') {
-    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs), body.selector);
+    // A select's values say which list is meant when the words name none ("the list").
+    const values = body.action === 'select' && body.value !== undefined ? (Array.isArray(body.value) ? body.value : [body.value]).map(String) : undefined;
+    target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs), body.selector, values);
     ctx.lap?.('resolve');
   }
   // Watch what the action does (effect/effect.ts); not while a dialog blocks the page.

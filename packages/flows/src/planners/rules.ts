@@ -23,6 +23,10 @@ export type Intent =
   | { kind: 'click' | 'hover' | 'check' | 'uncheck' | 'toggle'; target: TargetSpec; alternatives?: TargetSpec[]; waitMs?: number; double?: boolean }
   | { kind: 'fill'; target: TargetSpec; value: string }
   | { kind: 'select'; target: TargetSpec; value: string | string[] }
+  /** "Select Kenya [from the list]", "Tick A, B and C": the list that offers the values, else each one's own control. */
+  | { kind: 'choose'; values: string[]; list: boolean; tick?: boolean }
+  /** "Tick nothing": every ticked box unticked, and the step says none is left ticked. */
+  | { kind: 'untick_all' }
   | { kind: 'press'; key: string; target?: TargetSpec }
   | { kind: 'add_item'; value: string }
   | { kind: 'search'; value: string }
@@ -205,6 +209,40 @@ function filterTargets(word: string): { target: TargetSpec; alternatives: Target
   return { target: specs[0], alternatives: specs.slice(1) };
 }
 
+// --- Several fields at once -----------------------------------------------------------
+
+const ROLE_NOUNS_ANY = /\b(?:button|btn|link|tab|checkbox|check box|radio|icon|field|box|input|textbox|row|item|card|menu|option|dropdown|list)\b/i;
+const ORD_WORDS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+
+/**
+ * "Put the user name "x" and the password "y" into the boxes": one fill per named field;
+ * "Type "a" and "b" into the text fields": the values into the fields of that kind, in
+ * reading order; "Type the code "k" into both boxes": the one value into each of two. Each
+ * part is a sentence of its own, so the report shows what went where. Null otherwise.
+ */
+function severalFields(s: string): Intent | null {
+  const m = /^(put|type|enter|write|fill in|input)\s+(.+?)\s+(?:into|in|in to|on)\s+(?:the\s+|both\s+(?:the\s+)?|all\s+(?:the\s+)?)?((?:text |input |blank |empty )?(?:boxes|fields|inputs|text ?boxes|blanks|entries|form))$/i.exec(s);
+  if (!m) return null;
+  const both = /\s(?:into|in|in to|on)\s+both\s/i.test(s);
+  const noun = m[3].toLowerCase().replace(/^form$/, 'fields');
+  const items = splitList(m[2]);
+  const parsed = items.map((it) => {
+    const q = /^(?:(?:the|my|your)\s+)?(.*?)\s*("[^"]*"|“[^”]*”)$/.exec(it.trim());
+    return q ? { field: q[1].replace(/^(?:code|text|value|word)$/i, '').trim(), value: unquote(q[2]) } : null;
+  });
+  if (parsed.some((p) => !p)) return null;
+  const vals = parsed as { field: string; value: string }[];
+  // "both boxes" with one value: that value into each of the two.
+  const list = both && vals.length === 1 ? [vals[0], vals[0]] : vals;
+  if (list.length < 2) return null;
+  const kindWord = /^text\s/.test(noun) ? 'text field' : 'field';
+  const parts = list.map((v, i) => {
+    const text = v.field ? `Type "${v.value}" into the ${v.field} field` : `Type "${v.value}" into the ${ORD_WORDS[i] ?? `${i + 1}th`} ${kindWord}`;
+    return { text, intent: interpretOne(text) };
+  });
+  return { kind: 'sequence', parts };
+}
+
 // --- One sentence → one intent ---------------------------------------------------------
 
 /** Interpret one step (compound steps become a sequence). Pure: unit-tested without a browser. */
@@ -225,6 +263,15 @@ export function interpret(step: string): Intent {
     const pieces = splitCompound(s).flatMap((p) => splitList(p));
     const parts = pieces.map((p, i) => (i > 0 && /\s+as\s+(?:the|my|your)\s+/i.test(p) && !new RegExp(`^(?:${VERBS})\\b`, 'i').test(p) ? `${multi[1]} ${p}` : p));
     return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
+  }
+  // "Fill To with a@b.c, Subject with Lunch and the message with Hi": one fill per field, never
+  // the whole rest of the sentence as the first field's value.
+  const fills = /^(fill(?:\s+in|\s+out)?)\s+/i.exec(s);
+  if (fills && (s.replace(/"[^"]*"|“[^”]*”/g, '').match(/\s+with\s+/gi)?.length ?? 0) >= 2) {
+    const pieces = splitList(s.slice(fills[0].length)).map((p) => p.trim()).filter(Boolean);
+    if (pieces.length >= 2 && pieces.every((p) => /\s+with\s+/i.test(p.replace(/"[^"]*"|“[^”]*”/g, '')))) {
+      return { kind: 'sequence', parts: pieces.map((p) => `${fills[1]} ${p}`).map((text) => ({ text, intent: interpretOne(text) })) };
+    }
   }
   const parts = splitCompound(s);
   if (parts.length > 1) return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
@@ -266,6 +313,32 @@ function interpretOne(step: string): Intent {
     return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
   }
   if ((m = /^log\s*in\s+as\s+(.+?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?(.+)$/i.exec(s))) return { kind: 'login', user: unquote(m[1]), password: unquote(m[2]) };
+  // Several values into several fields at once: "Put the user name "x" and the password "y" into
+  // the boxes", "Type "a" and "b" into the text fields", "Type the code "k" into both boxes".
+  const many = severalFields(s);
+  if (many) return many;
+  // A bare "submit" / "sign in": the form's button.
+  if (/^(?:submit|send)(?:\s+(?:it|the\s+form|the\s+answer|the\s+page))?$/i.test(s)) {
+    const names = ['Submit', 'Send', 'OK', 'Go', 'Save', 'Continue', 'Done', 'Confirm'];
+    return { kind: 'click', target: { phrase: names[0], role: 'button' }, alternatives: names.slice(1).map((phrase) => ({ phrase, role: 'button' as AriaRole, strict: true })) };
+  }
+  if ((m = /^(sign|log)\s*(in|on|up)$/i.exec(s))) {
+    const names = m[2].toLowerCase() === 'up' ? ['Sign up', 'Register', 'Create account'] : ['Sign in', 'Log in', 'Login', 'Sign on', 'Submit'];
+    return { kind: 'click', target: { phrase: names[0], role: 'button' }, alternatives: names.slice(1).map((phrase) => ({ phrase, role: 'button' as AriaRole })) };
+  }
+  // "Tick nothing", "Select none": every ticked box unticked.
+  if (/^(?:tick|check|select|choose|pick)\s+(?:nothing|none|no (?:boxes|options|checkboxes|items))(?:\s+(?:at all|of them))?$/i.test(s)) return { kind: 'untick_all' };
+  // "Select Kenya from the list", "Choose Medium", "Select A, B and C", "Tick A, B and C": a
+  // choice named by its value, in whichever list offers it (a list the words name by no name).
+  if ((m = /^(select|choose|pick|tick|check)\s+(.+?)(\s+(?:from|in|on)\s+(?:the\s+|a\s+)?(?:list|drop-?down|dropdown|options|choices|select(?:\s+box)?|picker|selector))?$/i.exec(s))) {
+    const tick = /^(?:tick|check)$/i.test(m[1]);
+    const list = Boolean(m[3]);
+    const bare = m[2].replace(/"[^"]*"|“[^”]*”/g, ' ');
+    // Values only: no kind of control, no place ("Choose Canada as the country", "Select the row for ...").
+    const plain = !ROLE_NOUNS_ANY.test(bare) && !/\s(?:as|in|from|for|into|on|next to|beside|of|to)\s/i.test(` ${bare} `) && !/^(?:the|all|everything)\b/i.test(bare.trim());
+    const values = splitList(m[2]).map((v) => unquote(v)).filter(Boolean);
+    if (plain && values.length && (values.length > 1 || !tick)) return { kind: 'choose', values, list, ...(tick ? { tick } : {}) };
+  }
   if ((m = /^add\s+(?:the\s+|a\s+|an\s+|one\s+)?(.+?)\s+to\s+(?:the\s+|my\s+)?(?:cart|basket|bag)$/i.exec(s))) {
     return { kind: 'click', target: { phrase: 'Add to cart', role: 'button', scope: unquote(m[1]) } };
   }
@@ -289,7 +362,7 @@ function interpretOne(step: string): Intent {
   if ((m = /^wait\s+(?:for|until)\s+(.+?)\s+(?:to\s+disappear|disappears|is gone|to be gone|to go away)$/i.exec(s))) return { kind: 'wait_gone', text: unquote(m[1]) };
   if ((m = /^wait\s+(?:for|until)\s+(.+?)(?:\s+(?:to\s+appear|appears|is visible|to be visible|to show))?$/i.exec(s))) return { kind: 'wait_text', text: unquote(m[1]) };
   if ((m = /^scroll\s+(?:the page\s+)?(?:to the\s+)?(up|down|top|bottom)$/i.exec(s))) return { kind: 'scroll', direction: m[1].toLowerCase() as 'up' };
-  if ((m = /^(?:press|hit)\s+(?:the\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(once|twice|three times|thrice|\d+\s+times))?(?:\s+(?:in|on|into)\s+(.+?))?(?:\s+(once|twice|three times|thrice|\d+\s+times))?$/i.exec(s))) {
+  if ((m = /^(?:press|hit)\s+(?:the\s+)?(?:key\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(once|twice|three times|thrice|\d+\s+times))?(?:\s+(?:in|on|into)\s+(.+?))?(?:\s+(once|twice|three times|thrice|\d+\s+times))?$/i.exec(s))) {
     const key = m[1];
     const known = KEYS.has(key.toLowerCase()) || /^(?:(?:Control|Ctrl|Shift|Alt|Meta|ControlOrMeta)\+)+\w+$/i.test(key) || /^[A-Za-z0-9]$/.test(key);
     const times = (m[2] ?? m[4] ?? 'once').toLowerCase();
@@ -331,6 +404,8 @@ function interpretOne(step: string): Intent {
   }
   // "Switch to the Billing tab".
   if ((m = /^(?:switch|go|change)\s+to\s+(?:the\s+)?(.+?)\s+tab$/i.exec(s))) return { kind: 'click', target: { ...parseTarget(m[1]), role: 'tab' } };
+  // "Expand the section", "Open the accordion": the one collapsed section, whatever its name.
+  if (/^(?:expand|open|show)\s+(?:the\s+)?(?:collapsed\s+|closed\s+|hidden\s+)?(?:section|panel|accordion|details|group|node|folder|disclosure)$/i.test(s)) return { kind: 'click', target: { phrase: '', role: null, collapsed: true } };
   // "Expand the Advanced section", "Collapse FAQ".
   if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion|folder|node|tree ?item|branch))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   // "Choose Export from the File menu": a menu item, with the menu as the route to it.
@@ -381,7 +456,7 @@ function interpretOne(step: string): Intent {
   }
   // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
   if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?|inbox))?$/i.exec(s)) && !/^(?:the\s+)?(?:button|btn|link|icon)\b/i.test(m[2])) {
-    const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
+    const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:e-?mail|message|mail|post|comment|note|file|entry|item)\s+(?:sent\s+)?(?:from|by|of|for)\s+/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
     return { kind: 'remove_item', item: unquote(item), verb: m[1] };
   }
   // "Archive Invoice 12", "Edit the Invoice 12 row", "Like Ben Ode's post": the control named by
@@ -401,8 +476,7 @@ function interpretOne(step: string): Intent {
   if ((m = /^hover\s+(?:over\s+)?(.+)$/i.exec(s))) return { kind: 'hover', target: parseTarget(m[1]) };
   if ((m = /^focus\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1], 'textbox') };
   if ((m = /^(double[- ]click)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[2]), double: true };
-  // "Choose Red, Green and Blue": in the page's only list (a multi-select or listbox).
-  if ((m = /^(?:choose|select|pick)\s+(.+?(?:,|\s+and\s+).+)$/i.exec(s))) return { kind: 'select', value: listOf(m[1]), target: { phrase: '', role: 'listbox' as AriaRole } };
+
   // "Agree to the terms".
   if ((m = /^(?:agree\s+to|accept)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:click|tap|press|hit|select|choose|pick|follow|submit|open)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
@@ -518,6 +592,44 @@ export class RulesPlanner implements Planner {
         return act({ action: 'click', target: intent.target, alternatives: [] });
       case 'select':
         return act({ action: 'select', value: intent.value, target: intent.target });
+      case 'choose': {
+        // The list (select, listbox) that offers every value, when one does.
+        const list: TargetSpec = { phrase: '', role: 'combobox', offers: intent.values };
+        const ref = intent.tick ? null : await tools.findQuietly(role, [list, { ...list, role: 'listbox' as AriaRole }], 'select', 0);
+        if (ref) return act({ action: 'select', value: intent.values.length > 1 ? intent.values : intent.values[0], ref });
+        // "from the list" named a list: none offers the values, so that is the miss to report.
+        if (intent.list && !intent.tick) return act({ action: 'select', value: intent.values.length > 1 ? intent.values : intent.values[0], target: list });
+        if (intent.values.length === 1) {
+          const t = parseTarget(intent.values[0]);
+          return act({ action: 'click', target: t, alternatives: [{ ...t, role: 'radio' as AriaRole }] });
+        }
+        // A list that offers some of them: select there, and its answer names the missing ones.
+        const some = intent.tick ? null : await tools.findQuietly(role, [{ ...list, offers: [intent.values[0]] }, { ...list, role: 'listbox' as AriaRole, offers: [intent.values[0]] }], 'select', 0);
+        if (some) return act({ action: 'select', value: intent.values, ref: some });
+        // Each value is its own box (or radio, or option): tick each, each reported; a name
+        // that is all the words ("Terms and conditions") is one box.
+        const whole = await tools.findQuietly(role, [parseTarget(intent.values.join(' and '), 'checkbox')], 'check', 0);
+        if (whole) return act({ action: 'check', ref: whole });
+        for (const [i, v] of intent.values.entries()) {
+          if (!(await act({ action: 'check', target: parseTarget(v, 'checkbox') }, { ...ask, part: `tick "${v}"`, startedAt: Date.now() }))) return false;
+          void i;
+        }
+        return true;
+      }
+      case 'untick_all': {
+        // Every ticked box, one at a time (each reported), then the check that none is left.
+        const ticked: TargetSpec = { phrase: '', role: 'checkbox', checked: true };
+        for (let i = 0; i < 50; i++) {
+          const ref = await tools.findQuietly(role, [{ ...ticked, ordinal: 1 }], 'uncheck', 0);
+          if (!ref) break;
+          if (!(await act({ action: 'uncheck', ref }, { ...ask, part: 'untick a ticked box', startedAt: Date.now() }))) return false;
+        }
+        const rec = await tools.assertOutside(role, { type: 'element_state', description: 'every checkbox', state: 'unchecked' }, { ...ask, description: 'nothing is ticked', startedAt: Date.now() }, async () => {
+          const left = await tools.findQuietly(role, [{ ...ticked, ordinal: 1 }], 'uncheck', 0);
+          return { passed: left === null, actual: left === null ? 'none is ticked: every box is left unticked' : `a box is still ticked (${left})` };
+        });
+        return rec.passed;
+      }
       case 'fill': {
         const r = await tools.act(role, { action: 'fill', value: intent.value, target: intent.target }, ask);
         if (r.ok) return true;

@@ -2,10 +2,26 @@ import type { Locator, Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import type { AriaNode } from '../snapshot/tree.js';
-import { derivedReadings, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
+import { derivedReadings, describeSpec, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { waitForDomChange } from '../settle.js';
-import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type TreeMatch } from './tree-match.js';
+import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
+import { inDialog, probeKinds } from './probe.js';
+import { fitFor, fitOrListener } from './fit.js';
+import { openBlind, openTowards } from './disclose.js';
 
+/** Search behind disclosure: at most this many openings, within this long, per look-up. */
+const MAX_OPENINGS = 12;
+const DISCLOSE_MS = 5000;
+const DISCLOSE_ACTIONS = new Set<TargetAction>(['click', 'check', 'uncheck', 'fill', 'type', 'select', 'hover', 'clear', 'focus', 'press', 'any']);
+
+// The pipeline, one way, a file per stage:
+//   parse       spec.ts (words → DescribedTarget), phrases.ts (the ladder's phrases)
+//   candidates  tree-match.ts (the snapshot tree, flattened), probe.ts (facts the tree lacks:
+//               field kinds, dialogs without ARIA), disclose.ts (content behind tabs, sections,
+//               tree nodes, menus, opened one at a time)
+//   rank        tree-match.ts (name tiers, scopes, ordinals)
+//   prove       fit.ts (the element can take the action), prove.ts (every naming word is on it)
+//   act         this file (the loop over passes and rungs), resolve.ts (the REST entry)
 // The one target resolver (describe → parse → candidates → rank → prove → act): the REST
 // `description`, the rules planner and the model planners' description fallback all come
 // here with a parsed DescribedTarget and the action they will take. Stages, strongest first:
@@ -55,74 +71,6 @@ function q(s: string): string {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Can this element take the action? Checked in the page on the one element a locator rung found. */
-async function fitFor(loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string; role?: string }> {
-  const fit = await fitCheck(loc, action, quoted);
-  const role = await loc.evaluate((el: Element) => {
-    const explicit = el.getAttribute('role');
-    if (explicit) return explicit.split(/\s+/)[0];
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute('type') ?? 'text').toLowerCase();
-    if (tag === 'a') return el.hasAttribute('href') ? 'link' : 'generic';
-    if (tag === 'input') return ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox' } as Record<string, string>)[type] ?? 'textbox';
-    return ({ button: 'button', select: 'combobox', textarea: 'textbox', p: 'paragraph', li: 'listitem', label: 'label', summary: 'button', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', img: 'img' } as Record<string, string>)[tag] ?? 'generic';
-  }, undefined, { timeout: 1000 }).catch(() => undefined);
-  return { ...fit, ...(role ? { role } : {}) };
-}
-
-async function fitCheck(loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string }> {
-  return loc.evaluate((el: Element, a: { action: string; quoted: boolean }) => {
-    const e = el as HTMLElement;
-    const tag = e.tagName.toLowerCase();
-    const role = e.getAttribute('role') ?? '';
-    const type = (e.getAttribute('type') ?? '').toLowerCase();
-    const editable = (tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'hidden', 'range', 'color'].includes(type)) || tag === 'textarea' || e.isContentEditable || ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(role);
-    const checkable = (tag === 'input' && (type === 'checkbox' || type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role);
-    const labelControl = tag === 'label' ? (e as HTMLLabelElement).control : null;
-    switch (a.action) {
-      case 'fill': case 'type': case 'clear': {
-        // A range input takes a value by fill (only fill: typing into it means nothing).
-        if (a.action === 'fill' && tag === 'input' && type === 'range') return { ok: true, note: 'a range input (set to the value)' };
-        return { ok: editable, note: editable ? 'editable' : `a <${tag}> is not editable` };
-      }
-      case 'check': case 'uncheck': {
-        const ok = checkable || Boolean(labelControl && ((labelControl as HTMLInputElement).type === 'checkbox' || (labelControl as HTMLInputElement).type === 'radio'));
-        return { ok, note: ok ? 'checkable' : `a <${tag}> is not a checkbox, radio or switch` };
-      }
-      case 'select': {
-        const ok = tag === 'select' || ['listbox', 'combobox'].includes(role);
-        return { ok, note: ok ? 'selectable' : `a <${tag}> is not a list or dropdown` };
-      }
-      case 'click': {
-        const control = e.closest('a[href],button,input,select,textarea,summary,label,option,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem],[onclick],[tabindex]:not([tabindex="-1"])');
-        if (control) return { ok: true, note: control === e ? 'interactive' : 'inside a control' };
-        const handler = typeof (e as HTMLElement & { onclick?: unknown }).onclick === 'function';
-        if (handler) return { ok: true, note: 'has a click handler' };
-        if (getComputedStyle(e).cursor === 'pointer') {
-          // Its own pointer, or an inherited one on something that is not prose (a sentence or a
-          // paragraph inside a pointer-cursor container is still prose).
-          const text = (e.textContent ?? '').replace(/\s+/g, ' ').trim();
-          const prose = /^(?:p|h[1-6]|label|legend|caption|figcaption|blockquote)$/.test(tag) || text.length > 60 || /[.;!?]$/.test(text);
-          const inherited = e.parentElement ? getComputedStyle(e.parentElement).cursor === 'pointer' : false;
-          if (!prose || !inherited) return { ok: true, note: 'pointer cursor' };
-        }
-        if (a.quoted) return { ok: true, note: 'static text, quoted verbatim' };
-        return { ok: false, note: `static <${tag}> text (no click handler, no pointer cursor)` };
-      }
-      default:
-        return { ok: true, note: '' };
-    }
-  }, { action, quoted }, { timeout: 2000 }).catch(() => ({ ok: false, note: 'element went away' }));
-}
-
-/** fitFor, and for a click on static text with the exact words: a script listening for clicks on it. */
-async function fitOrListener(page: Page, loc: Locator, action: TargetAction, quoted: boolean): Promise<{ ok: boolean; note: string; role?: string }> {
-  const fit = await fitFor(loc, action, quoted);
-  if (fit.ok || action !== 'click' || !fit.note.startsWith('static')) return fit;
-  const on = await clickListenerOn(page, loc);
-  return on ? { ...fit, ok: true, note: on } : fit;
 }
 
 type Rung = 'label' | 'placeholder' | 'title' | 'text';
@@ -181,56 +129,6 @@ async function tryRung(page: Page, kind: Rung, spec: DescribedTarget, action: Ta
   // Pinned to the one it proved: a popup the action opens (a listbox labelled the same) must
   // not turn the locator ambiguous mid-action.
   return { locator: visible.first(), resolvedBy: `description:${kind}`, code, ...(fit.role ? { role: fit.role } : {}), name: spec.phrase, why: `${kind} "${spec.phrase}"${fit.note ? ` (${fit.note})` : ''}` };
-}
-
-/**
- * Does a script listen for clicks on this element, or on its parent or grandparent (a list that
- * delegates to its items)? Listeners are invisible to the DOM, so this asks the browser
- * (CDP DOMDebugger.getEventListeners) — only for the one element an exact-text rung found,
- * never for a page's worth. Listeners on <body>, <html>, the document or the window (analytics,
- * global handlers) do not count: they would make every text clickable.
- */
-async function clickListenerOn(page: Page, loc: Locator): Promise<string | null> {
-  const key = `__ariadneListenerProbe${Math.random().toString(36).slice(2)}`;
-  let cdp: Awaited<ReturnType<ReturnType<Page['context']>['newCDPSession']>> | null = null;
-  try {
-    const probe = await loc.evaluate((el: Element, k: string) => {
-      const chain: Element[] = [];
-      let up: Element | null = el;
-      while (up && chain.length < 8 && up !== document.body && up !== document.documentElement) {
-        chain.push(up);
-        up = up.parentElement ?? (((up.getRootNode() as ShadowRoot).host as Element | undefined) ?? null);
-      }
-      (window as unknown as Record<string, unknown>)[k] = chain;
-      // Evidence that a delegated listener means this element: one of a row of look-alikes (same
-      // tag and class: chips, options, tiles) with a short label. Prose never: a paragraph, a
-      // heading, a label, a sentence.
-      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-      const prose = /^(?:p|h[1-6]|label|legend|caption|figcaption|blockquote|dt|dd|th|td)$/i.test(el.tagName) || text.length > 40 || text.split(' ').length > 5 || /[.;:!?]$/.test(text);
-      const sibs = el.parentElement ? [...el.parentElement.children].filter((c) => c !== el && c.tagName === el.tagName && c.className === el.className && (c.textContent ?? '').trim().length > 0 && (c.textContent ?? '').trim().length <= 40) : [];
-      return { depth: chain.length, lookalikes: !prose && sibs.length >= 2 };
-    }, key, { timeout: 1000 });
-    cdp = await page.context().newCDPSession(page);
-    const types = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup']);
-    for (let i = 0; i < probe.depth; i++) {
-      // A listener on an ancestor counts only with evidence: the list that delegates to its items
-      // (parent or grandparent) when this is one of a row of look-alikes. A far ancestor (a React
-      // root) never does by itself: there a pointer cursor, a role, a tabindex or an onclick
-      // attribute (checked before this probe) is the evidence.
-      if (i > 0 && (!probe.lookalikes || i > 2)) break;
-      const { result } = (await cdp.send('Runtime.evaluate', { expression: `window[${JSON.stringify(key)}][${i}]` })) as { result: { objectId?: string } };
-      if (!result.objectId) continue;
-      const { listeners } = (await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: 0 })) as { listeners: { type: string }[] };
-      const hit = listeners.find((l) => types.has(l.type));
-      if (hit) return i === 0 ? `a ${hit.type} listener on it` : `a ${hit.type} listener on an ancestor (${i} up), and it is one of a row of look-alikes`;
-    }
-    return null;
-  } catch {
-    return null;
-  } finally {
-    await page.evaluate((k: string) => { delete (window as unknown as Record<string, unknown>)[k]; }, key).catch(() => {});
-    await cdp?.detach().catch(() => {});
-  }
 }
 
 /**
@@ -463,7 +361,8 @@ async function takeTree(state: PageState): Promise<AriaNode[]> {
  * action. Throws ambiguous_target (candidates with the wording that picks each one) or,
  * once waitMs is over, target_not_found with the nearest candidates.
  */
-export async function locate(state: PageState, specs: DescribedTarget[], opts: LocateOptions): Promise<Located> {
+export async function locate(state: PageState, specsIn: DescribedTarget[], opts: LocateOptions): Promise<Located> {
+  let specs = specsIn;
   const page = state.page;
   const began = Date.now();
   const deadline = began + Math.max(0, opts.waitMs);
@@ -477,13 +376,25 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
   const openedRoutes: string[] = [];
   const epochAtStart = state.navEpoch;
   let waitedForLoad = false;
-  const withRoute = <T extends { why: string }>(x: T): T => (revealed ? { ...x, why: `${x.why}; revealed by ${revealed} first` } : x);
+  let deadlineAt = deadline;
+  // What the disclosure search opened (one at a time), and whether the blind search is spent.
+  const opened: string[] = [];
+  let blindDone = false;
+  let guidedDue = true;
+  const withRoute = <T extends { why: string }>(x: T): T => {
+    const bits = [revealed ? `revealed by ${revealed} first` : '', opened.length ? `found after opening ${opened.join(', then ')}` : ''].filter(Boolean);
+    return bits.length ? { ...x, why: `${x.why}; ${bits.join('; ')}` } : x;
+  };
   for (;;) {
     const passStart = Date.now();
     misses.length = 0;
     const tree = await takeTree(state);
     lastTree = tree;
     const flat = flattenTree(tree);
+    // A field's kind is not in the tree: read it for the fields, only when the words name one.
+    if (specs.some((x) => x.kind)) await probeKinds(page, flat);
+    // Once something was opened to find it, only the exact target counts (never a near match).
+    if (opened.length) specs = specs.map((x) => ({ ...x, strict: true }));
     if (opts.action === 'upload') {
       // Only a file input takes an upload (often hidden behind a styled "Browse" button): the
       // tree and the text rungs never stand in for one.
@@ -492,7 +403,14 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         if (r) return r;
       }
       misses.push(`no file input is associated with "${specs[0]?.phrase ?? ''}"`);
-    } else if (opts.wholeName) {
+    } else if (specs.some((x) => x.whole)) {
+      // "Link account" read as a link named "account": a control named by all the words wins first.
+      for (const w of specs.flatMap((x) => (x.whole ? [x.whole] : []))) {
+        const m = matchOnTree(flat, { phrase: w, role: null, strict: true }, opts.action);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (all the words are its name)` }, { phrase: w, role: null, strict: true }, opts.code !== false));
+      }
+    }
+    if (opts.action !== 'upload' && opts.wholeName) {
       const m = matchOnTree(flat, { phrase: opts.wholeName, role: null, strict: true }, opts.action);
       if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (the whole description is its name)` }, { phrase: opts.wholeName, role: null, strict: true }, opts.code !== false));
       // "Open help" on a focusable <div>: its exact text, when it can take the action.
@@ -507,6 +425,11 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         const m = matchOnTree(flat, spec, opts.action);
         if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
+        // A dialog without ARIA (a floating box with a title and a ×): the matches that sit in one.
+        if (spec.landmark === 'dialog') {
+          const d = await inFloatingDialog(page, flat, spec, opts.action);
+          if (d) return withRoute(await treeLocated(state, d, spec, opts.code !== false));
+        }
         misses.push(m.why);
         if (structured) continue;
       }
@@ -578,11 +501,37 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
         continue;
       }
     }
+    // Search behind disclosure: the exact words are in the document but hidden (a tab, a
+    // section, a tree node, a More menu): open one level towards them and look again.
+    // Once per page state: on the first pass and after each opening (a page-wide read).
+    if (guidedDue && DISCLOSE_ACTIONS.has(opts.action) && opened.length < MAX_OPENINGS && Date.now() - began < DISCLOSE_MS) {
+      guidedDue = false;
+      const words = specs.flatMap((x) => (x.phrase && !x.scope && !x.landmark && !x.offers ? [x.phrase] : x.whole ? [x.whole] : []));
+      const o = words.length ? await openTowards(page, words, opened.map(openedName)) : null;
+      if (o) {
+        opened.push(o.label);
+        guidedDue = true;
+        deadlineAt = Math.max(deadlineAt, Math.min(began + DISCLOSE_MS, Date.now() + 1500));
+        continue;
+      }
+    }
     // The longest pass so far, not the last: on a loaded machine one pass can take several
     // times another, and a miss that answers late is as wrong as one that answers early.
     passMs = Math.max(passMs, Date.now() - passStart);
+    // Out of time with the words nowhere in the document: content a closed tab or a collapsed
+    // control renders only once opened. Open those one at a time (bounded) before the miss.
+    if (Date.now() + 150 + passMs >= deadlineAt && !blindDone && DISCLOSE_ACTIONS.has(opts.action) && opened.length < MAX_OPENINGS && specs.some((x) => x.phrase)) {
+      const o = await openBlind(page, opened.map(openedName));
+      if (o) {
+        opened.push(o.label);
+        guidedDue = true;
+        deadlineAt = Math.max(deadlineAt, Math.min(began + DISCLOSE_MS, Date.now() + 1000));
+        continue;
+      }
+      blindDone = true;
+    }
     // Do not start a pass that cannot end before the deadline: a miss answers on time.
-    if (Date.now() + 150 + passMs >= deadline) {
+    if (Date.now() + 150 + passMs >= deadlineAt) {
       // Unless the page is between documents (the previous step started a navigation that
       // landed during the search, or the new document is still loading): that is not a
       // miss yet. Wait for its load once, bounded, and look again.
@@ -598,7 +547,8 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
   }
   const spec = specs[0];
   const waitedMs = Date.now() - began;
-  throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${misses[0] ? ` (${misses[0]})` : ''}; looked for ${waitedMs} ms.`, {
+  const understood = describeSpec(spec);
+  throw new AppError('target_not_found', `No element that can take a ${opts.action} matches "${opts.description}"${understood ? ` (understood: ${understood}${spec.kind ? `, a ${spec.kind} field` : ''}${spec.icon ? ', an icon' : ''})` : ''}${misses[0] ? `: ${misses[0]}` : ''}${opened.length ? `; opened ${opened.join(', ')} looking for it` : ''}; looked for ${waitedMs} ms.`, {
     description: opts.description,
     understood: spec,
     action: opts.action,
@@ -606,6 +556,7 @@ export async function locate(state: PageState, specs: DescribedTarget[], opts: L
     waitBudgetMs: Math.max(0, opts.waitMs),
     waitedMs,
     nearest: nearestCandidates(lastTree, spec, opts.action),
+    ...(opened.length ? { opened } : {}),
     currentUrl: page.url(),
     hint: 'Take a fresh snapshot and act on a ref from it, or name the element as the nearest candidates show it.',
   });
@@ -638,4 +589,26 @@ async function ladderAmbiguity(state: PageState, description: string, hit: Ladde
     candidates: withWords,
     hint: 'Use one of the candidate refs, or a more specific description.',
   });
+}
+
+/** The name inside an opening's label (`tab "Downloads"` → Downloads). */
+function openedName(label: string): string {
+  return /"([^"]*)"/.exec(label)?.[1] ?? label;
+}
+
+/**
+ * "the close button of the dialog" where the dialog has no ARIA: the matches without the
+ * landmark, kept when they sit in a floating box (probe.ts inDialog). One left is the answer.
+ */
+async function inFloatingDialog(page: Page, flat: Flat[], spec: DescribedTarget, action: TargetAction): Promise<Extract<TreeMatch, { kind: 'hit' }> | null> {
+  if (flat.some((f) => f.node.role === 'dialog' || f.node.role === 'alertdialog')) return null;
+  const loose = matchOnTree(flat, { ...spec, landmark: undefined }, action, { wordings: false });
+  const refs = loose.kind === 'hit' ? [loose.ref] : loose.kind === 'ambiguous' ? loose.candidates.map((c) => c.ref) : [];
+  if (!refs.length) return null;
+  const inside = await inDialog(page, refs);
+  const keep = refs.filter((_, i) => inside[i]);
+  if (keep.length !== 1) return null;
+  const f = flat.find((x) => x.ref === keep[0]);
+  if (!f) return null;
+  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'landmark', why: `${f.node.role} "${f.name || f.adjacent}" in a dialog (a floating box without ARIA)` };
 }

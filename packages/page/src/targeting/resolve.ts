@@ -3,7 +3,8 @@ import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { indexRefs, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import { extractPhrases, roleHintFor, type AriaRole } from './phrases.js';
-import { parseDescription, parseRowAction, type DescribedTarget, type TargetAction } from './spec.js';
+import { describeSpec, parseDescription, parseRowAction, type DescribedTarget, type TargetAction } from './spec.js';
+import { namingWords, unaccounted } from './prove.js';
 
 const ROW_LEAD = /^(?:please\s+)?(?:click|tap|press|hit)(?:\s+on)?\s+(?:the\s+)?(?=\S)/i;
 import { locate } from './locate.js';
@@ -62,6 +63,8 @@ export interface DescribeOptions {
   waitMs: number;
   /** What will be done with the element: only an element that can take it resolves. */
   action?: TargetAction;
+  /** A select's values: with words that name no list by name ("the list"), the list offering them. */
+  values?: string[];
 }
 
 export async function resolveDescription(state: PageState, description: string, opts: DescribeOptions): Promise<ResolvedTarget> {
@@ -71,7 +74,9 @@ export async function resolveDescription(state: PageState, description: string, 
     throw new AppError('invalid_request', 'description has no words to match.', { field: 'description' });
   }
   const action = opts.action ?? 'any';
-  const spec = parseDescription(description, null);
+  let spec = parseDescription(description, null);
+  // "Select Peru in the list": the one list (select, listbox) that offers the values.
+  if (action === 'select' && opts.values?.length && !spec.phrase && !spec.quoted) spec = { ...spec, role: 'combobox', offers: opts.values };
   if (!spec.phrase && !spec.role && !spec.scope) spec.phrase = phrases[0];
   // "Archive Invoice 12": the Archive control inside the row that shows exactly "Invoice 12"
   // (an element named by the whole description still wins first); never the row's name alone.
@@ -85,7 +90,18 @@ export async function resolveDescription(state: PageState, description: string, 
   const specs = row ? [...row.specs, { phrase: whole.replace(ROW_LEAD, ''), role: null, strict: true }] : [spec, ...extra];
   try {
     const wholeName = row || (spec.phrase && whole.toLowerCase() !== spec.phrase.toLowerCase()) ? whole : undefined;
-    return await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
+    const found = await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
+    // No silent pick: every word that names something is on the element or around it.
+    const route = /(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '';
+    const missing = await unaccounted(found.locator, namingWords(description), route, found.name ?? '');
+    if (missing.length) {
+      throw new AppError('target_not_found', `"${description}": understood ${describeSpec(specs[0]) || 'the words'}; the nearest match (${found.role ?? 'element'}${found.name ? ` "${found.name}"` : ''}) does not show ${missing.map((w) => `"${w}"`).join(', ')}, on it or around it, so it was not used.`, {
+        understood: specs[0],
+        notFound: missing,
+        nearestMatch: { ...(found.ref ? { ref: found.ref } : {}), ...(found.role ? { role: found.role } : {}), ...(found.name ? { name: found.name } : {}), why: found.why },
+      });
+    }
+    return found;
   } catch (err) {
     if (err instanceof AppError && err.code === 'target_not_found') {
       // The ladder's counts and samples, plus the resolver's nearest candidates.

@@ -26,6 +26,24 @@ export interface DescribedTarget {
   group?: boolean;
   /** Only a control without a word name (an icon-only delete button: "the only button in the row"). */
   unnamed?: boolean;
+  /**
+   * The kind of field the words name ("the textarea" → multiline, "the date field" → date,
+   * "the text input" → text): with a phrase, a field named so OR of that kind; alone, of that kind.
+   */
+  kind?: string;
+  /** A list (select, listbox) that offers these choices ("Select Kenya from the list"). */
+  offers?: string[];
+  /** "Expand the section": the one collapsed disclosure (aria-expanded=false, a closed <details>). */
+  collapsed?: boolean;
+  /** Only controls in this state ("tick nothing": the ticked ones). */
+  checked?: boolean;
+  /** The words named an icon ("the trash icon"): an element without a word name of its own, named by its picture. */
+  icon?: boolean;
+  /**
+   * The words as a whole name, tried first as an exact name: "Link account" read as a link named
+   * "account" must still find a button named "Link account".
+   */
+  whole?: string;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -69,8 +87,45 @@ const KIND_ROLES: [RegExp, AriaRole][] = [
   [/^control$/i, 'button'],
 ];
 const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line|tab|menu|submenu|table|list|tree|window)\s*$/i;
+const SCREEN_PLACE = /\s+(?:at\s+the\s+(?:very\s+)?(?:end|start|beginning)|(?:at|in|on|to)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower)?[- ]?(?:left|right|top|bottom)?(?:\s*(?:hand\s+)?(?:corner|side|edge|end|part))?(?:\s+of\s+(?:the\s+)?(?:page|screen|window|(?:(?:his|her|its|their|the)\s+)?(?:row|line|title ?bar|card|post|box|header|toolbar)))?|(?:on|in|of)\s+(?:his|her|its|their)\s+(?:row|line|card|post|entry))$/i;
+// Words about a control's look, not its name ("the red bin icon", "the small up arrow"): read without them last.
+export const LOOK_WORDS = /^(?:(?:red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale)\s+)+(?=\S)/i;
+// "the email from Trista", "the post by @ben", "the row for Carla": the person or thing the container shows.
+const PERSON_SCOPE = /^(?:the\s+|an?\s+)?(?:e-?mail|message|mail|post|comment|card|row|entry|item|tweet|thread|conversation|note|review|reply|file|order|ticket|line|record|listing|result|profile|photo|picture|status|update|user|person|account)\s+(?:sent\s+)?(?:by|from|for|of|with|to|about)\s+(?:the\s+user\s+|user\s+)?(?=\S)/i;
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1 };
 const ORDINAL = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(.+)$/i;
+
+// A kind word before a name ("button OK", "the link Home"), never before a preposition ("button labeled X", "link to X").
+const LEAD_ROLE = /^(button|btn|link|hyperlink|checkbox|check box|radio button|radio|tab|dropdown|drop-down|combo ?box|menu ?item|option|switch|icon|key|image)\s+(?!(?:labell?ed|named|called|titled|saying|for|next|beside|near|in|on|of|with|to|that|which|by|from|at|and|or|is|are)\b)(.+)$/i;
+
+const FIELD_TYPES: [RegExp, string][] = [
+  [/^(?:date|birth ?date|calendar)$/i, 'date'],
+  [/^time$/i, 'time'],
+  [/^(?:e-?mail)$/i, 'email'],
+  [/^(?:password|passcode|pass word)$/i, 'password'],
+  [/^(?:number|numeric|quantity)$/i, 'number'],
+  [/^(?:phone|telephone|tel)$/i, 'tel'],
+  [/^(?:url|web address|website)$/i, 'url'],
+  [/^(?:colou?r)$/i, 'color'],
+  [/^(?:month)$/i, 'month'],
+  [/^(?:week)$/i, 'week'],
+];
+
+/**
+ * "textarea", "the multiline field" → multiline; "text input", "text fields" → text (one line);
+ * "date field", "password box" → that type, keeping the word as a name too ("Password" labels a
+ * password field as often as its type does). Null when the words are not a field's kind.
+ */
+export function fieldKind(words: string): { phrase: string; kind: string } | null {
+  const w = words.trim().toLowerCase().replace(/^(?:the|a|an)\s+/, '');
+  if (/^(?:big|large|long|multi-?line|bigger)\s+text ?(?:boxe?s?|fields?|areas?|inputs?)$/.test(w)) return { phrase: '', kind: 'multiline' };
+  if (/^(?:text ?areas?|multi-?line(?: text)?(?: fields?| boxe?s?| inputs?)?|comment box|message box)$/.test(w)) return { phrase: '', kind: 'multiline' };
+  if (/^(?:plain |single-line |one-line )?text (?:fields?|inputs?|boxe?s?|entry|entries)$/.test(w) || /^(?:text|input) fields?$/.test(w)) return { phrase: '', kind: 'text' };
+  const m = /^(.+?)\s+(?:fields?|inputs?|boxe?s?|entry|picker|control)$/.exec(w);
+  if (m) for (const [re, kind] of FIELD_TYPES) if (re.test(m[1])) return { phrase: m[1], kind };
+  if (/^(?:date|time) ?picker$/.test(w)) return { phrase: '', kind: w.startsWith('time') ? 'time' : 'date' };
+  return null;
+}
 
 function ordinalValue(w: string): number {
   const k = w.toLowerCase();
@@ -89,8 +144,17 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   // quoted container or a landmark scopes it.
   const hasQuote = QUOTED_ANY.test(s);
   // A short container phrase ("the @ben post", "the Invoice 12 row") scopes a quoted name too.
-  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:user\s+|item\s+|row\s+)?["“‘']/.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu)$/i.test(inner.trim());
+  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:(?:user|item|row|post|entry|e-?mail|message|card|line|task|todo|note|file|order)\s+(?:(?:of|for|from|by|with|called|named)\s+)?)?["“‘']/i.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu)$/i.test(inner.trim());
 
+  // "... in Rochelle Park's row", "... at the right end of Anne Berg's row": that row.
+  const own = /^(.+?)\s+(?:in|on|of|at|under|from|for|inside)\s+(?:the\s+(?:(?:far\s+)?(?:right|left)\s+)?(?:end|start|side|beginning)\s+of\s+)?(.+?)['’]s?\s+(?:row|post|line|card|entry|message|e-?mail|item|tweet|comment|profile|box)$/i.exec(s);
+  if (own && !isQuoted(s)) {
+    spec.scope = unquote(own[2].replace(/^(?:the|a|an)\s+/i, ''));
+    s = own[1].trim();
+  }
+  // Where on the screen it sits ("at the top right", "on the left", "at the right end of her
+  // row"): words a person uses to point, not a name or a container; dropped.
+  s = s.replace(SCREEN_PLACE, '').trim() || s;
   // A landmark at the end: "... in the navigation", "... in the footer".
   const lm = /^(.*)\s+(?:in|inside|within|on|from|at)\s+(?:the\s+)?([\w -]+?)$/i.exec(s);
   if (lm && lm[1].trim()) {
@@ -108,13 +172,20 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
     const nth = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(?:row|item|card|entry|result|line|post|product)$/i.exec(inner);
     if (role && !spec.landmark) spec.landmark = role;
     else if (nth) spec.withinOrdinal = ordinalValue(nth[1]);
-    else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, '').replace(/^(?:by|for|of|from|with)\s+(?=\S)/i, ''));
+    else if (/\s(?:dialog|modal|pop-?up|popup window|dialog box|title ?bar)$/i.test(' ' + inner) && !spec.landmark) {
+      // "the × in the Welcome back dialog", "I agree in the Terms dialog": a dialog, and its title.
+      spec.landmark = 'dialog';
+      const title = unquote(inner.replace(/^(?:the|a|an)\s+/i, '').replace(/\s*(?:dialog box|dialog|modal|pop-?up|popup window|title ?bar)$/i, '').trim());
+      if (title && !/^(?:confirm(?:ation)?|open|the|this|that)$/i.test(title)) spec.scope = title;
+    } else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, '').replace(/^(?:by|for|of|from|with)\s+(?=\S)/i, ''));
     s = sm[1].trim();
   }
+  s = s.replace(SCREEN_PLACE, '').trim() || s;
   // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk".
-  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for)\s+(.+)$/i.exec(s);
-  if (nm && nm[1].trim() && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && ROLE_NOUNS.test(' ' + nm[1].trim().replace(/^(?:the|a|an)\s+/i, ''))) {
-    spec.scope = unquote(nm[2]);
+  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|to the (?:left|right) of|at the (?:end|start|beginning) of)\s+(.+)$/i.exec(s);
+  const head = nm ? nm[1].trim().replace(/^(?:the|a|an)\s+/i, '') : '';
+  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head))) {
+    spec.scope = unquote(nm[2].replace(/^(?:the|a|an)\s+/i, '').replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, ''));
     s = nm[1].trim();
   }
   // "Buy milk's checkbox".
@@ -141,6 +212,24 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
     return spec;
   }
   s = s.replace(/^(?:the|a|an|on)\s+/i, '');
+  // A field named by its kind: "the textarea", "the date field", "the text input", "the password box".
+  const kind = fieldKind(s);
+  if (kind) {
+    return { ...spec, ...kind, role: 'textbox', kind: kind.kind };
+  }
+  // A kind word before the name: "button OK", "link Home", "the icon trash", "key Enter".
+  const lead = LEAD_ROLE.exec(s);
+  if (lead && lead[2].trim()) {
+    const word = lead[1].toLowerCase();
+    const rest = lead[2].trim();
+    const q = QUOTE.exec(rest);
+    const out: DescribedTarget = { ...spec, role: /^(?:icon|key|image)$/.test(word) ? (word === 'image' ? 'img' : null) : roleHintFor(word), phrase: q ? (q[1] ?? q[2] ?? q[3] ?? q[4] ?? '') : unquote(rest) };
+    if (q) out.quoted = true;
+    else out.whole = s;
+    if (word === 'icon') out.icon = true;
+    if (!out.role && word !== 'icon' && word !== 'key') out.role = defaultRole;
+    return out;
+  }
   const quoted = QUOTED_ANY.exec(s);
   const rest = quoted ? s.replace(quoted[0], ' ') : s;
   const kindWord = ROLE_NOUNS.exec(' ' + rest.trim());
@@ -152,7 +241,11 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
     spec.quoted = true;
     return spec;
   }
-  const name = rest.replace(ROLE_NOUNS, '').trim();
+  let name = rest.replace(ROLE_NOUNS, '').trim();
+  // Only words about its look ("the round checkbox", "the small button"): the kind alone.
+  if (kindWord && name && (name + ' x').replace(LOOK_WORDS, '') === 'x') name = '';
+  // "the trash icon", "the heart symbol": an element named by its picture, of any role.
+  if (name && /\s(?:icon|glyph|symbol)$/i.test(' ' + rest.trim())) return { ...spec, role: null, phrase: unquote(name), icon: true };
   // Only a kind ("the textbox", "the button"), or a kind with a container noun ("result", "item").
   if (!name && kindWord) return spec;
   if (/^(?:result|item|entry|row|card|one|product|post|article)s?$/i.test(name) && spec.ordinal) return { ...spec, phrase: '', role: spec.role ?? 'listitem' };
@@ -229,6 +322,9 @@ export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
 function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   if (!spec.phrase || spec.quoted) return [];
   const out: DescribedTarget[] = [];
+  // "the red bin icon" → "bin" (an icon), "the blue + button" → "+".
+  const plain = spec.phrase.replace(LOOK_WORDS, '');
+  if (plain !== spec.phrase) out.push({ ...spec, phrase: plain }, ...derivedLoose({ ...spec, phrase: plain }));
   // A menu path: "Move to > Archive".
   const path = spec.phrase.split(/\s*(?:>|→|›)\s*/).filter(Boolean);
   if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });

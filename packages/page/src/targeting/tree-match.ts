@@ -1,4 +1,4 @@
-import { isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
+import { displayName, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import type { TargetAction, DescribedTarget } from './spec.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
@@ -18,7 +18,14 @@ export interface Flat {
   name: string;
   /** Text next to an unnamed control (its visual label). */
   adjacent: string;
+  /** A field's kind (multiline, date, password, text, ...): the tree's, or probed by the resolver. */
+  kind?: string;
+  /** A checkable control whose name every row repeats ("Toggle Todo"): its row's text names it. */
+  sharedName?: boolean;
 }
+
+/** A person's name for the element: the accessible name, else the inferred one (seam §2). */
+export const personName = displayName;
 
 export interface TreeCandidate {
   ref: string;
@@ -74,7 +81,8 @@ export function roleFits(wanted: string | null, actual: string | undefined): boo
 export const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 function ownText(n: AriaElement): string {
-  if (n.name) return n.name;
+  const named = personName(n);
+  if (named) return named;
   if (typeof n.text === 'string' && n.text) return n.text;
   return (n.children ?? []).filter((c): c is string => typeof c === 'string').join(' ');
 }
@@ -176,14 +184,21 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
         const name = ownText(n);
         // An unnamed control's visual label; a field named only by its placeholder ("Ex. Ann")
         // also answers to the text right before it (a <mat-label>, an unassociated label).
-        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : '';
-        out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent });
+        // A named checkbox too keeps the text beside it: used only when its name is one every
+        // row repeats (a web-components to-do's "Toggle Todo"), see sharedName below.
+        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : '';
+        const kind = n.kind;
+        out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent, ...(kind ? { kind } : {}) });
       }
       // An iframe's content is another frame: refs there are fine (f1e2), keep walking.
       walk(n.children ?? [], [...ancestors, n], { list: nodes, i });
     });
   };
   walk(tree, []);
+  // Checkable controls sharing one name: the name tells none of them apart.
+  const counts = new Map<string, number>();
+  for (const f of out) if (CHECKABLE.has(f.node.role) && f.name) counts.set(norm(f.name), (counts.get(norm(f.name)) ?? 0) + 1);
+  for (const f of out) if (CHECKABLE.has(f.node.role) && f.name && (counts.get(norm(f.name)) ?? 0) > 1 && f.adjacent) f.sharedName = true;
   return out;
 }
 
@@ -194,16 +209,52 @@ function escapeRe(s: string): string {
 /** 0 exact, 1 whole words at the start or end, 2 whole words inside, 3 substring; -1 no. */
 const ICON_WORDS: [RegExp, RegExp][] = [
   [/^(?:delete|remove|destroy|trash|discard)$/, /^(?:×|✕|✖|x|🗑|🗑️|−|-)$/u],
-  [/^(?:close|dismiss)$/, /^(?:×|✕|✖|x)$/u],
+  [/^(?:close|dismiss|x)$/, /^(?:×|✕|✖|x|close|dismiss)$/u],
   [/^(?:add|new|plus)$/, /^\+$/],
   [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
 ];
+
+// Words people use for one icon's purpose: "the bin icon" is the element named trash.
+export const ICON_SYNONYMS: string[][] = [
+  ['trash', 'bin', 'delete', 'remove', 'garbage', 'wastebasket', 'trash can', 'rubbish', 'discard', 'destroy'],
+  ['heart', 'like', 'love', 'favourite', 'favorite'],
+  ['star', 'favourite', 'favorite', 'bookmark'],
+  ['close', 'x', 'dismiss', 'times', 'cross', 'cancel'],
+  ['edit', 'pencil', 'pen', 'modify', 'rename'],
+  ['add', 'plus', 'new', 'create'],
+  ['settings', 'gear', 'cog', 'preferences', 'options'],
+  ['search', 'magnifier', 'magnifying glass', 'find'],
+  ['share', 'forward'],
+  ['reply', 'respond'],
+  ['menu', 'hamburger', 'more', 'ellipsis', 'kebab', 'dots', 'overflow'],
+  ['download', 'save'],
+  ['refresh', 'reload', 'sync'],
+  ['info', 'information', 'details'],
+  ['archive', 'box'],
+  ['flag', 'report'],
+  ['thumbs up', 'upvote', 'like', 'thumb up'],
+  ['check', 'tick', 'done', 'ok', 'confirm'],
+  ['comment', 'comments', 'speech bubble', 'chat', 'message'],
+];
+
+/** Do the words and the element's (icon) name say the same purpose? */
+export function iconSynonym(name: string, phrase: string): boolean {
+  const n = norm(name).replace(/[-_]+/g, ' ');
+  const p = norm(phrase).replace(/[-_]+/g, ' ');
+  if (!n || !p) return false;
+  return ICON_SYNONYMS.some((g) => g.includes(p) && g.some((w) => n === w || n.split(' ').includes(w)));
+}
 
 export function nameTier(name: string, phrase: string, quoted: boolean): number {
   const n = norm(name);
   const p = norm(phrase);
   if (!n || !p) return -1;
   if (n === p) return 0;
+  // "user name" is "Username"; "e-mail" is "Email".
+  const compact = (t: string) => t.replace(/[\s-]+/g, '');
+  if (compact(n) === compact(p) && compact(p).length >= 4) return 0;
+  // The letter x for the × glyph (the close control people call "x").
+  if (p === 'x' && /^(?:×|✕|✖|╳|x)$/u.test(n)) return 0;
   // An icon button named by its glyph: "the delete button" is the ×.
   if (!quoted && ICON_WORDS.some(([w, g]) => w.test(p) && g.test(n))) return 2;
   const w = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(p)}($|[^\\p{L}\\p{N}])`, 'u');
@@ -275,6 +326,20 @@ function lookalike(p: string, sc: string): boolean {
   return f.length >= 2 && first(p) === f;
 }
 
+/** The rows, items and cards inside a container that show the text as a whole text of their own. */
+function rowsShowing(a: AriaElement, scb: string): AriaElement[] {
+  const out: AriaElement[] = [];
+  const walk = (n: AriaElement) => {
+    for (const k of n.children ?? []) {
+      if (!isElement(k)) continue;
+      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb)) out.push(k);
+      else walk(k);
+    }
+  };
+  walk(a);
+  return out;
+}
+
 /**
  * Keep candidates inside the nearest container that mentions the scope and holds no other
  * candidate — and only when that container shows the scope as a whole text of its own (a cell,
@@ -301,8 +366,11 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       // another row, and its control is never the scoped row's.
       const branch = i + 1 < c.ancestors.length ? c.ancestors[i + 1] : null;
       const rival = branch ? pieces(branch, [], true).some((p) => lookalike(bare(p), scb)) : false;
+      // The scope text sits in a row, item or card the candidate is not in (a toolbar's Delete
+      // for "the e-mail from Rochelle Park"): that row is the scope, and the candidate is outside it.
+      const elsewhere = own && rowsShowing(a, scb).some((r) => !c.ancestors.includes(r));
       // One candidate in it, or several when an ordinal picks among them ("the first button in the 1010 row").
-      if (own && !rival && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: 0, container: a });
+      if (own && !rival && !elsewhere && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: 0, container: a });
       break;
     }
   }
@@ -318,17 +386,92 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
 export interface MatchOptions {
   /** Build a wording for each ambiguous candidate and check it (off for the inner checks). */
   wordings?: boolean;
+  /** Only these elements (a kind's fields), and names up to this tier (internal). */
+  only?: (f: Flat) => boolean;
+  maxTier?: number;
+}
+
+/** A field's kind: the tree's or the probed one; a text box with none is a one-line text field. */
+export function kindOf(f: Flat): string | undefined {
+  const k = f.kind ?? f.node.kind;
+  if (k) return k === 'search' || k === 'email' || k === 'tel' || k === 'url' ? k : k;
+  return ['textbox', 'searchbox'].includes(f.node.role) ? 'text' : undefined;
+}
+
+const ONE_LINE = new Set(['text', 'search', 'email', 'tel', 'url']);
+function kindFits(f: Flat, kind: string): boolean {
+  const k = kindOf(f);
+  return k === kind || (kind === 'text' && k !== undefined && ONE_LINE.has(k));
+}
+
+/** Names of the choices a list offers (a <select>'s options, a listbox's options). */
+export function offered(n: AriaElement): string[] {
+  const out: string[] = [];
+  const walk = (c: AriaElement) => {
+    for (const k of c.children ?? []) {
+      if (!isElement(k)) continue;
+      if (k.role === 'option') out.push(k.name ?? rawText(k));
+      else walk(k);
+    }
+  };
+  walk(n);
+  return out;
+}
+
+/** An element named by its picture, not by words: no accessible word name (an inferred one, a glyph, none). */
+function iconLike(f: Flat): boolean {
+  return !/[\p{L}\p{N}]/u.test(f.node.name ?? '') || Boolean(f.node.inferredName);
 }
 
 export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, action: TargetAction, opts: MatchOptions = { wordings: true }): TreeMatch {
   const all = (tree.length && 'index' in (tree[0] as object) ? tree : flattenTree(tree as AriaNode[])) as Flat[];
+  // A field named by its kind ("the date field", "the password box"): a field of that kind named
+  // so, else one named so (whole words only), else the one of that kind.
+  if (spec.kind && !opts.only) {
+    const kind = spec.kind;
+    const { kind: _k, ...plain } = spec;
+    void _k;
+    const ofKind = (f: Flat) => !EDITABLE.has(f.node.role) || kindFits(f, kind);
+    if (plain.phrase) {
+      const both = matchOnTree(all, plain, action, { ...opts, only: ofKind });
+      if (both.kind !== 'none') return both;
+      const named = matchOnTree(all, plain, action, { ...opts, maxTier: 2, only: () => true });
+      if (named.kind !== 'none') return named;
+    }
+    const m = matchOnTree(all, { ...plain, phrase: '', quoted: false }, action, { ...opts, only: ofKind });
+    if (m.kind === 'none') return { kind: 'none', why: `no ${kind === 'multiline' ? 'multi-line text field (textarea)' : `${kind} field`}${plain.phrase ? ` named "${plain.phrase}"` : ''}` };
+    return m;
+  }
+  // "Expand the section": the one collapsed disclosure on the page (a control marked
+  // aria-expanded=false, the summary of a closed <details>, shown as a group holding only it).
+  if (spec.collapsed && !spec.phrase) {
+    const closed = all.filter((f) => (f.node.expanded === false && isClickableNode(f.node)) || (f.ancestors.length > 0 && f.ancestors[f.ancestors.length - 1].role === 'group' && (f.ancestors[f.ancestors.length - 1].children ?? []).filter(isElement).length === 1 && f.node.role === 'generic' && Boolean(f.name)));
+    if (closed.length === 1) return { kind: 'hit', ref: closed[0].ref, node: closed[0].node, role: closed[0].node.role, name: closed[0].name, rung: 'kind', why: `the only collapsed section ("${closed[0].name}")` };
+    if (closed.length > 1) return { kind: 'ambiguous', count: closed.length, why: `${closed.length} collapsed sections`, candidates: closed.slice(0, 10).map((c) => ({ ref: c.ref, role: c.node.role, name: c.name, context: '', wording: `Expand the ${c.name} section` })) };
+    return { kind: 'none', why: 'no collapsed section (nothing marked aria-expanded=false, no closed <details>)' };
+  }
   const fam = familyFor(action, spec.role);
   const itemKind = spec.role === 'listitem' && !spec.phrase;
+  // "Click the close button" on a clickable <span>: people call any clickable thing a button.
+  const looseButton = action === 'click' && fam.roles?.has('button');
   let pool = all.filter((f) => {
-    if (fam.roles && !fam.roles.has(f.node.role)) return false;
+    if (opts.only && !opts.only(f)) return false;
+    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role))) return false;
     if (!fam.roles && fam.needClickable && !isClickableNode(f.node)) return false;
     return true;
   });
+  // A list that offers the choices ("Select Kenya from the list").
+  if (spec.offers?.length) {
+    const want = spec.offers.map((v) => norm(v));
+    pool = pool.filter((f) => {
+      const have = offered(f.node).map((o) => norm(o));
+      return want.every((w) => have.includes(w));
+    });
+    if (!pool.length) return { kind: 'none', why: `no list offers ${spec.offers.map((v) => `"${v}"`).join(', ')}` };
+  }
+  if (spec.checked !== undefined) pool = pool.filter((f) => Boolean(f.node.checked) === spec.checked);
+  // An icon: named by its picture only ("the trash icon"), never a control with a word name.
+  if (spec.icon) pool = pool.filter(iconLike);
   // An option in the group the words name ("Express shipping"): inside a group whose own name is the scope.
   if (spec.group && spec.scope) {
     const g = bare(spec.scope);
@@ -356,11 +499,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   else {
     tiers = [[], [], [], []];
     for (const f of pool) {
-      const t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
-      // A named field's text-before counts only for what a field takes (fill, type, clear).
-      const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action));
+      let t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
+      // An icon named by its picture: "the bin icon" is the element named trash.
+      if (t < 0 && !spec.quoted && iconLike(f) && iconSynonym(f.name, spec.phrase)) t = 2;
+      // A named field's text-before counts only for what a field takes (fill, type, clear); a
+      // checkbox's text beside it when its own name is one every row repeats.
+      const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action) || f.sharedName);
       const ta = useAdjacent ? nameTier(f.adjacent, spec.phrase, !!spec.quoted) : -1;
-      const best = [t, ta].filter((x) => x >= 0);
+      const best = [t, ta].filter((x) => x >= 0 && x <= (opts.maxTier ?? 3));
       if (best.length) tiers[Math.min(...best)].push(f);
     }
   }
@@ -382,6 +528,11 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       cands = scoped.map((s) => s.f);
       if (!cands.length) continue;
     }
+    // A real button beats a clickable look-alike with the same name.
+    if (cands.length > 1 && looseButton) {
+      const real = cands.filter((c) => fam.roles!.has(c.node.role));
+      if (real.length) cands = real;
+    }
     // Interactive elements beat static ones with the same name (assert/hover pools hold both).
     if (cands.length > 1 && !itemKind) {
       const inter = cands.filter((c) => isClickableNode(c.node));
@@ -402,11 +553,15 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (cands.length === 1) {
       let hit = cands[0];
       if (itemKind && action === 'click' && !isClickableNode(hit.node)) hit = firstClickableInside(all, hit) ?? hit;
-      const rung = !spec.phrase ? 'kind' : hit.name && nameTier(hit.name, spec.phrase, !!spec.quoted) >= 0 ? 'role' : 'adjacent-text';
+      // By its accessible name (role + name), by a name a person reads beside it (a label without
+      // for: the tree's inferred label, or the text next to it), or by its picture (an inferred icon name).
+      const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase));
+      const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text'].includes(hit.node.inferredFrom ?? '');
+      const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured ? 'inferred-name' : 'adjacent-text';
       why.unshift(
         !spec.phrase
           ? `the only ${spec.role ?? action + 'able element'}${spec.scope ? ` in the container that mentions "${spec.scope}"` : ''}`
-          : `${hit.node.role} whose ${rung === 'role' ? 'name' : 'adjacent text'} ${ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
+          : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `inferred name ("${hit.name}", from its ${hit.node.inferredFrom})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
       );
       return { kind: 'hit', ref: hit.ref, node: hit.node, role: hit.node.role, name: hit.name || hit.adjacent, rung: spec.scope ? 'scope' : spec.landmark ? 'landmark' : spec.ordinal ? 'ordinal' : rung, why: why.join('; ') };
     }

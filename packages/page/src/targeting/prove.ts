@@ -1,0 +1,103 @@
+import type { Locator } from 'playwright-core';
+import { ICON_SYNONYMS } from './tree-match.js';
+
+// The last stage before acting on a description (issue 24 §6): no silent pick. Every word of
+// the description that names something — the element's name, its picture, the person or the
+// text of its row or card — must be found on the chosen element or around it (its own text,
+// label, title, alt, class or id words, and the text of the few boxes that hold it). A word
+// found nowhere there means the resolver answered a different question ("the calendar icon in
+// the Trista row" landing on the row's sender cell): that is a miss, not a pass.
+
+// Words that say what to do, where to look or what kind of thing it is, not which one.
+const STRUCTURE = new Set(`
+click double right tap press hit select choose pick open check uncheck tick untick toggle hover over fill type enter
+focus go use find please then and or the a an this that these those its his her their my your our
+of in on at for from by with to into onto under below above beside besides next near inside within
+behind after before front left right top bottom upper lower end start beginning corner side edge middle
+button btn link hyperlink icon glyph symbol checkbox check box tick field input textbox text area textarea
+dropdown drop-down drop down combobox combo select list listbox option radio switch menu item menuitem tab
+row card post entry line record tile cell column table section panel dialog modal popup pop-up window bar
+title titlebar header heading footer navigation nav sidebar toolbar main page screen form area region box
+control element image picture logo thing one new labeled labelled named called titled saying says which is
+red green blue yellow pink grey gray black white orange purple dark light small big large little tiny
+empty filled hollow solid round circular square outlined highlighted bright pale crossed out
+e-mail email mail message user person account profile
+`.split(/\s+/).filter(Boolean));
+
+/** The words of a description that must be accounted for on the chosen element or its context. */
+export function namingWords(description: string): string[] {
+  const masked = description.toLowerCase().replace(/[“”"‘’']/g, ' ');
+  const words = masked.split(/[^\p{L}\p{N}@#._+-]+/u).map((w) => w.replace(/^[._-]+|[._-]+$/g, '')).filter(Boolean);
+  return [...new Set(words.filter((w) => !STRUCTURE.has(w) && !/^\d+(?:st|nd|rd|th)$/.test(w) && !/^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|only)$/.test(w)))];
+}
+
+/** Each word with the words that mean the same picture ("bin" also trash, delete, remove ...). */
+// Glyphs that stand for a word on a control (the × of a delete or close button, the + of add).
+const GLYPHS: [RegExp, string[]][] = [
+  [/^(?:delete|remove|destroy|trash|discard|bin|close|dismiss|x|cancel)$/, ['×', '✕', '✖', '🗑']],
+  [/^(?:add|new|plus)$/, ['+']],
+  [/^(?:edit|pencil)$/, ['✎', '✏']],
+];
+
+function alternatives(word: string): string[] {
+  const out = new Set([word]);
+  for (const g of ICON_SYNONYMS) if (g.includes(word)) for (const w of g) out.add(w);
+  for (const [re, gl] of GLYPHS) if (re.test(word)) for (const w of gl) out.add(w);
+  return [...out];
+}
+
+/**
+ * The naming words found neither on the element nor around it (its boxes up to six levels, each
+ * no bigger than a row or a card). Empty when every word is accounted for, or when the element
+ * cannot be read (the action then fails on its own).
+ */
+export async function unaccounted(locator: Locator, words: string[], also = '', name = ''): Promise<string[]> {
+  // Words the resolver already accounted for by opening a route (a tab, a menu, a section) to the element.
+  const routed = also.toLowerCase();
+  words = words.filter((w) => !routed.includes(w));
+  if (!words.length) return [];
+  const groups = words.map(alternatives);
+  const found = await locator.evaluate((el: Element, { groups, name }: { groups: string[][]; name: string }) => {
+    // The accessible name the resolver matched (it may come from CSS content: a "×" drawn by ::after).
+    const texts: string[] = [name.toLowerCase()];
+    const add = (t: string | null | undefined) => { if (t) texts.push(t.toLowerCase()); };
+    const attrs = (e: Element) => {
+      for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'value', 'name', 'id', 'class', 'data-icon', 'data-testid', 'href']) add(e.getAttribute(a));
+    };
+    // Text nodes joined with spaces: "Toggle Todo" and "Walk the dog" in sibling elements stay two texts.
+    const textOf = (e: Element) => {
+      const parts: string[] = [];
+      const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      let n = 0;
+      for (let t = w.nextNode(); t && n < 800; t = w.nextNode()) { const v = (t.nodeValue ?? '').trim(); if (v) { parts.push(v); n += v.length; } }
+      // Open shadow roots inside (a custom element's own text).
+      for (const d of e.querySelectorAll('*')) if (d.shadowRoot && n < 800) { const v = (d.shadowRoot.textContent ?? '').replace(/\s+/g, ' ').trim(); parts.push(v); n += v.length; }
+      return parts.join(' ');
+    };
+    const up = (e: Element): Element | null => e.parentElement ?? (((e.getRootNode() as ShadowRoot).host as Element | undefined) ?? null);
+    add(textOf(el));
+    attrs(el);
+    for (const pseudo of ['::before', '::after']) add(getComputedStyle(el, pseudo).content.replace(/^["']|["']$/g, ''));
+    for (const d of el.querySelectorAll('*')) attrs(d);
+    for (const l of (el as HTMLInputElement).labels ?? []) add(l.textContent);
+    // Its context: the boxes around it, as long as they stay the size of a row or a card.
+    let a = up(el);
+    for (let i = 0; a && i < 6 && a !== document.body; i++, a = up(a)) {
+      if ((a.textContent ?? '').length > 1200) break;
+      const t = textOf(a);
+      if (t.length > 600) break;
+      add(t);
+      attrs(a);
+      // A field's label beside it, a row's heading.
+      for (const s of [a.previousElementSibling, a.nextElementSibling]) if (s && (s.textContent ?? '').length <= 80) add(textOf(s));
+    }
+    const hay = texts.join(' \u0000 ').replace(/[-_]+/g, ' ');
+    const has = (w: string) => {
+      const stem = w.replace(/(?:es|s)$/, '');
+      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[-_]+/g, ' ')}`, 'u');
+      return re.test(hay);
+    };
+    return groups.map((g) => g.some(has));
+  }, { groups, name }, { timeout: 1500 }).catch(() => groups.map(() => true));
+  return words.filter((_, i) => !found[i]);
+}
