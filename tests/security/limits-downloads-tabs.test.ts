@@ -55,6 +55,11 @@ async function startDownloadServer(): Promise<DownloadServer> {
 }
 
 /** Files Chromium is writing or wrote for Playwright downloads, with their sizes, newer than since. */
+/**
+ * Download files Playwright wrote since `since`, in any artifacts dir of the system temp dir.
+ * Downloads are named by their guid, with no extension; the traces (.trace, .network,
+ * .stacks) that flow runs of tests in the other worker record there are not downloads.
+ */
 function artifactFiles(since: number): { file: string; size: number }[] {
   const out: { file: string; size: number }[] = [];
   for (const dir of readdirSync(tmpdir()).filter((d) => d.startsWith('playwright-artifacts-'))) {
@@ -63,7 +68,7 @@ function artifactFiles(since: number): { file: string; size: number }[] {
     for (const name of names) {
       try {
         const st = statSync(path.join(tmpdir(), dir, name));
-        if (st.isFile() && st.mtimeMs >= since) out.push({ file: path.join(dir, name), size: st.size });
+        if (st.isFile() && !name.includes('.') && st.mtimeMs >= since) out.push({ file: path.join(dir, name), size: st.size });
       } catch { /* gone */ }
     }
   }
