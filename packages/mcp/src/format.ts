@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ActionEffect } from '@ariadne/schema';
 import { AriadneCallError } from './backend.js';
 
 // Compact text for models, from the service's answers. Every output stays bounded:
@@ -59,18 +60,8 @@ export function renderDiff(d: Diff): string[] {
   return shown;
 }
 
-interface Effect {
-  changed: boolean;
-  navigated: boolean;
-  requests: number;
-  dom?: number;
-  focus?: boolean;
-  values?: boolean;
-  url?: string;
-}
-
 /** The action's effect in words: what reacted, or that nothing did. */
-export function effectInWords(e: Effect | undefined): string | null {
+export function effectInWords(e: ActionEffect | undefined): string | null {
   if (!e) return null;
   if (!e.changed) return 'Effect: none — the page did not react (no DOM, URL, focus, value or network change). Check the target or try another way.';
   const parts: string[] = [];

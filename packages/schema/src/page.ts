@@ -177,6 +177,7 @@ export const ActionEffect = Type.Object(
   },
   { description: 'What the action did to the page.' },
 );
+export type ActionEffect = Static<typeof ActionEffect>;
 
 export const ActionResponse = Type.Object({
   ok: Type.Boolean(),

@@ -1,5 +1,5 @@
 import type { Locator, Request } from 'playwright-core';
-import { AppError } from '@ariadne/schema';
+import { AppError, type ActionEffect } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { Bridge, BridgeContextLost, type World } from '../bridge/bridge.js';
 import { refOfObject } from '../targeting/selector.js';
@@ -13,19 +13,8 @@ import type { WatchReading } from '../bridge/injected/effect.js';
 // (injected/effect.ts), requests and navigation here. A click whose event did not pass
 // through the target fails with click_intercepted, naming the element that took it.
 
-export interface Effect {
-  /** The page reacted: tree/DOM, URL, focus, a field's value or the network. */
-  changed: boolean;
-  navigated: boolean;
-  /** Requests the page started during the action and its settle wait. */
-  requests: number;
-  /** DOM mutations seen (absent when the document could not be watched). */
-  dom?: number;
-  focus?: boolean;
-  values?: boolean;
-  /** The new URL, when it changed. */
-  url?: string;
-}
+/** What an action did (the answer's `effect`; its schema is @ariadne/schema's ActionEffect). */
+export type Effect = ActionEffect;
 
 /** What the in-page watch reports (bridge/injected/effect.ts). */
 type Reading = WatchReading;
