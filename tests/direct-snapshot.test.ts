@@ -104,6 +104,18 @@ describe('direct snapshot path', () => {
     for (const s of [id, bystander.id]) await svc.api.delete(`/v1/sessions/${s}`);
   });
 
+  it('a navigation whose page hangs right after load still answers: the title read is bounded', async () => {
+    // The loop starts as soon as load has fired: the answer's title read would wait for ever
+    // (it used to turn a finished navigation into a 35 s operation_timeout).
+    const id = await svc.api.createSession();
+    const t0 = Date.now();
+    const nav = await svc.api.action(id, { action: 'navigate', url: `${fixtures.url}/hostile-busy-loop.html?after=0`, settle: 'none', snapshot: 'none' });
+    expect(nav.status, JSON.stringify(nav.body)).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect((await svc.api.get('/healthz')).status).toBe(200);
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+
   it('a dialog that opens while snapshots are in flight is reported as dialog_pending, not waited out', async () => {
     const { id, state } = await tab('app/products.html');
     // The page's main thread is held for 300 ms and then shows an alert: snapshots sent during

@@ -222,7 +222,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   // renamed the document without changing the tree: a title cached with the tree would be stale).
   if (wantsSnapshot && !snapshot && !state.dialog) snapshot = await takeSnapshot(settledTitle ?? quietly(page, () => page.title()).catch(() => undefined));
   if (snapshot) ctx.lap?.('snapshot');
-  const title = state.dialog ? '' : snapshot ? snapshot.title : settledTitle ?? (await quietly(page, () => page.title()).catch(() => ''));
+  const title = state.dialog ? '' : snapshot ? snapshot.title : settledTitle ?? (await state.readTitle(() => quietly(page, () => page.title())));
   ctx.lap?.('title');
   let effect: Effect | undefined;
   if (effectWatch) {

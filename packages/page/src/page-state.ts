@@ -297,6 +297,23 @@ export class PageState extends EventEmitter<PageEvents> {
     this.emit('console', entry);
   }
 
+  /**
+   * The page's title now, waiting at most boundMs: a page whose main thread is stuck (a busy
+   * loop that starts after load) never answers a title read, and an action that already
+   * happened must not turn into a timeout for it. Falls back to the title last seen.
+   */
+  async readTitle(read: () => Promise<string>, boundMs = 3000): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((r) => { timer = setTimeout(() => r(null), boundMs); });
+    try {
+      const t = await Promise.race([read().catch(() => null), late]);
+      if (typeof t === 'string') this.title = t;
+      return t ?? this.title;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Update the cached title in the background (one read at a time, bounded). */
   refreshTitle(): Promise<void> {
     if (this.titleInFlight) return this.titleInFlight;
