@@ -264,8 +264,11 @@ export class Bridge {
         .catch(() => 0);
     return Promise.all(
       items.map(async ({ locator, tag, single, limit, optional }) => {
-        // evaluate() waits for a missing element until its timeout: optional items do not wait long.
-        if (single) return one(locator, `${slot}\u0001${tag}`, optional ? 500 : 5000);
+        // evaluate() waits for a missing element until its timeout, so an optional item is first
+        // counted (no wait). A short evaluate timeout instead dropped present elements whenever the
+        // page or the machine was slow to answer (refs missing from answers under load).
+        if (single && optional && (await locator.count().catch(() => 0)) === 0) return 0;
+        if (single) return one(locator, `${slot}\u0001${tag}`, 5000);
         const n = Math.min(await locator.count().catch(() => 0), limit ?? 1000);
         if (n === 0) return 0;
         const sent = await locator
