@@ -386,6 +386,8 @@ describe('live view', () => {
       await viewer.waitForFunction((n) => Number((document.getElementById('frame') as HTMLImageElement).dataset.frames) > n, framesBefore, { timeout: 10_000 });
       const src = await viewer.locator('#frame').getAttribute('src');
       expect(src).toMatch(/^data:image\/jpeg;base64,/);
+      // The tab list names the tab by the page it shows now, not the one it was opened on.
+      await viewer.waitForFunction(() => /products/i.test(document.querySelector('#page option:checked')?.textContent ?? ''), undefined, { timeout: 10_000 });
 
       // Deleting the session closes the viewer's stream with the documented code.
       await svc.api.delete(`/v1/sessions/${id}`);

@@ -134,7 +134,11 @@ export function livePage(sessionId: string, opts: { nonce: string; view?: { toke
       if (msg.seq !== undefined) {
         lastSeq = msg.seq;
         logEvent(msg);
-        if (['navigation', 'load', 'tab_opened', 'tab_closed'].includes(msg.event)) { if (msg.event.startsWith('tab')) await loadSession(); refreshSnapshot(); }
+        if (['navigation', 'load', 'tab_opened', 'tab_closed'].includes(msg.event)) {
+          // The tab list names tabs by title or URL: a tab that navigated is listed again.
+          if (msg.event !== 'navigation') await loadSession();
+          refreshSnapshot();
+        }
       }
     };
     ws.onclose = (e) => {
