@@ -26,7 +26,7 @@ interface ServerContext {
   delegate?: { _client?: CdpSession };
   injectedScript?: () => Promise<{ _objectId?: string }>;
 }
-interface ServerFrame { existingContext?: (world: 'utility') => ServerContext | null }
+interface ServerFrame { _id?: string; existingContext?: (world: 'utility') => ServerContext | null }
 interface ServerPage { mainFrame?: () => ServerFrame }
 interface CallResult {
   result?: { value?: { json: unknown; iframes: number; surface?: SurfaceResult | { error: string } | null } | null };
@@ -158,6 +158,11 @@ function serverFrame(frame: Frame): ServerFrame | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The page's frame a CDP frame id names (Playwright's frame id is Chromium's). */
+export function frameOfId(page: Page, frameId: string): Frame | undefined {
+  return page.frames().find((f) => serverFrame(f)?._id === frameId);
 }
 
 /** A frame's utility world: its InjectedScript's object id and the CDP session to call it on. */

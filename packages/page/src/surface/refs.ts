@@ -4,9 +4,10 @@ import { SURFACE_MODULE, utilityInjected } from '../snapshot/direct.js';
 
 // "The ref of this element" for anything that found an element another way (a selector target,
 // inspect/dom/explore answers): read from the ref map Playwright's injected script keeps for
-// `aria-ref=` in the element's frame (seams §1), after a fresh full-page snapshot through the
-// page layer's normal path. An element the snapshot gave no ref (a word in prose, an element
-// with role none) is registered in that same map, so the ref resolves like any other.
+// `aria-ref=` in the element's frame (seams §1), the map of the latest snapshot, so a ref read
+// here resolves now. An element the snapshot gave no ref (a word in prose, an element with role
+// none) can be registered in that same map, so the ref resolves like any other.
+// The one way to reach that map: Playwright's own handle on the frame's utility world.
 
 interface CdpSession { send(method: string, params?: Record<string, unknown>): Promise<unknown> }
 
@@ -18,10 +19,41 @@ export interface RefsForElementsOptions {
   timeoutMs?: number;
 }
 
-const REF_OF = `function (el, assign) {
+const REFS_OF = `function (assign, ...els) {
   const m = ${SURFACE_MODULE};
-  return assign ? m.registerRef(this, el) : m.refOf(this, el);
+  return els.map((el) => !el ? null : assign ? m.registerRef(this, el) : m.refOf(this, el));
 }`;
+const GROUP = 'ariadne-refs-of';
+
+/**
+ * Refs of DOM nodes of one frame (by backend node id, which every CDP session of the frame's
+ * target shares): each node is resolved into the frame's utility world and all are read in one
+ * call. null for a node that is gone, has no ref (and `assign` is off), or a frame not reached.
+ */
+export async function refsOfNodes(frame: Frame, backendNodeIds: (number | null)[], assign: boolean): Promise<(string | null)[]> {
+  const none = backendNodeIds.map(() => null);
+  const u = await utilityInjected(frame);
+  if (!u || u.contextId === undefined) return none;
+  const client: CdpSession = u.client;
+  try {
+    // The nodes were found in another world (the page's, or Ariadne's): adopt them in the utility world.
+    const objects = await Promise.all(backendNodeIds.map((backendNodeId) => backendNodeId === null ? null : client
+      .send('DOM.resolveNode', { backendNodeId, executionContextId: u.contextId, objectGroup: GROUP })
+      .then((r) => (r as { object?: { objectId?: string } }).object?.objectId ?? null, () => null)));
+    const r = await client.send('Runtime.callFunctionOn', {
+      objectId: u.objectId,
+      functionDeclaration: REFS_OF,
+      arguments: [{ value: assign }, ...objects.map((objectId) => (objectId ? { objectId } : { value: null }))],
+      returnByValue: true,
+    }) as { result?: { value?: unknown }; exceptionDetails?: unknown };
+    const value = !r.exceptionDetails && Array.isArray(r.result?.value) ? (r.result!.value as unknown[]) : null;
+    return value ? backendNodeIds.map((_, i) => (typeof value[i] === 'string' ? (value[i] as string) : null)) : none;
+  } catch {
+    return none;
+  } finally {
+    void client.send('Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
+  }
+}
 
 function objectIdOf(handle: ElementHandle): string | undefined {
   const connection = (handle as unknown as { _connection?: { toImpl?: (o: unknown) => unknown } })._connection;
@@ -35,27 +67,13 @@ function objectIdOf(handle: ElementHandle): string | undefined {
 async function refIn(frame: Frame, handle: ElementHandle, assign: boolean): Promise<string | null> {
   const u = await utilityInjected(frame);
   const objectId = objectIdOf(handle);
-  if (!u || !objectId || u.contextId === undefined) return null;
-  const client: CdpSession = u.client;
+  if (!u || !objectId) return null;
   try {
-    // The handle lives in the page's main world; the ref map in the utility world: adopt it there.
-    const described = await client.send('DOM.describeNode', { objectId }) as { node?: { backendNodeId?: number } };
+    const described = await u.client.send('DOM.describeNode', { objectId }) as { node?: { backendNodeId?: number } };
     const backendNodeId = described.node?.backendNodeId;
     if (!backendNodeId) return null;
-    const resolved = await client.send('DOM.resolveNode', { backendNodeId, executionContextId: u.contextId }) as { object?: { objectId?: string } };
-    const el = resolved.object?.objectId;
-    if (!el) return null;
-    try {
-      const r = await client.send('Runtime.callFunctionOn', {
-        objectId: u.objectId,
-        functionDeclaration: REF_OF,
-        arguments: [{ objectId: el }, { value: assign }],
-        returnByValue: true,
-      }) as { result?: { value?: unknown }; exceptionDetails?: unknown };
-      return !r.exceptionDetails && typeof r.result?.value === 'string' ? r.result.value : null;
-    } finally {
-      void client.send('Runtime.releaseObject', { objectId: el }).catch(() => {});
-    }
+    const [ref] = await refsOfNodes(frame, [backendNodeId], assign);
+    return ref;
   } catch {
     return null;
   }

@@ -1,87 +1,40 @@
-import type { CDPSession, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { Bridge, type World } from '../bridge/bridge.js';
 import { normalizeSelector } from '../bridge/targets.js';
 import { indexRefs, type AriaElement } from '../snapshot/tree.js';
+import { frameOfId } from '../snapshot/direct.js';
+import { refsOfNodes } from '../surface/refs.js';
 import type { ResolvedTarget } from './resolve.js';
 
 // Selectors as action targets (Playwright syntax: css=, xpath=, text=, role=, `>>` chains,
 // :has(), plus the testid: shorthands), and the ref of any element an answer lists.
 //
-// Refs are Playwright's own (seams §1): its AI snapshot stores each element's ref on the
-// element (`_ariaRef`, an expando of Playwright's utility world, per frame document), and
-// its aria-ref engine resolves through the latest snapshot's map. This file reads that
-// expando: the elements are handed to Ariadne's isolated world (bridge hand-off), turned
-// into DOM node ids, resolved into Playwright's utility world and read there in one call.
-// The surface pass (seams §1) keeps the refs it adds in `__ariadneRef`, in the same world:
-// both are read. A ref read that way is kept only when `aria-ref=<ref>` resolves now (the
-// element was in the latest snapshot); otherwise one fresh full-page snapshot is taken (the
-// page layer's only snapshot path) and the refs read again.
+// Refs are Playwright's own (seams §1): the ref map of the latest snapshot in each frame's
+// utility world (surface/refs.ts reads it). The elements found here live in Ariadne's isolated
+// world (bridge hand-off): each is named by its DOM node id and read through that map. An
+// element with no ref yet (new since the last snapshot) gets one from a single fresh
+// full-page snapshot (the page layer's only snapshot path), then the refs are read again.
 
 const GROUP = 'ariadne-refs';
-const UTILITY_PREFIX = '__playwright_utility_world';
 
-/** Playwright's utility-world context per frame, by CDP session (found once per document). */
-const utilityContexts = new WeakMap<CDPSession, Map<string, number>>();
-
-async function utilityContext(world: World, refresh: boolean): Promise<number | null> {
-  let known = utilityContexts.get(world.session);
-  if (!known || refresh || !known.has(world.frameId)) {
-    known = new Map();
-    const found = known;
-    const onCreated = (e: { context: { id: number; name: string; auxData?: { frameId?: string } } }) => {
-      if (e.context.name.startsWith(UTILITY_PREFIX) && e.context.auxData?.frameId) found.set(e.context.auxData.frameId, e.context.id);
-    };
-    // Enabling the Runtime domain reports every live context; it is disabled again at once.
-    world.session.on('Runtime.executionContextCreated', onCreated);
-    try {
-      await world.session.send('Runtime.enable');
-      await world.session.send('Runtime.disable');
-    } finally {
-      world.session.off('Runtime.executionContextCreated', onCreated);
-    }
-    utilityContexts.set(world.session, known);
-  }
-  return known.get(world.frameId) ?? null;
-}
-
-/** The `_ariaRef` of each element (by object id in `world`), null where it has none. */
-async function readRefs(world: World, objectIds: string[]): Promise<(string | null)[]> {
-  const s = world.session;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const util = await utilityContext(world, attempt > 0);
-    if (util === null) return objectIds.map(() => null);
-    try {
-      const nodes = await Promise.all(objectIds.map((objectId) => s.send('DOM.describeNode', { objectId }).then((r) => r.node.backendNodeId)));
-      const inUtil = await Promise.all(nodes.map((backendNodeId) => s.send('DOM.resolveNode', { backendNodeId, executionContextId: util, objectGroup: GROUP }).then((r) => r.object.objectId!)));
-      const res = await s.send('Runtime.callFunctionOn', {
-        executionContextId: util,
-        // Playwright's own ref, and the one the surface pass gave an element Playwright made
-        // no node for (seams §1): "own|surface", whichever resolves now wins (liveRefs).
-        functionDeclaration: "function(...els) { return els.map((e) => { if (!e) return null; const a = e._ariaRef ? e._ariaRef.ref : ''; const s = typeof e.__ariadneRef === 'string' ? e.__ariadneRef : ''; return a || s ? a + '|' + s : null; }); }",
-        arguments: inUtil.map((objectId) => ({ objectId })),
-        returnByValue: true,
-      });
-      return (res.result.value as (string | null)[]) ?? objectIds.map(() => null);
-    } catch {
-      // The utility context went with a navigation: find it again once.
-    } finally {
-      await s.send('Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
-    }
-  }
-  return objectIds.map(() => null);
+/** The ref of each element (by object id in `world`) in the latest snapshot, null where it has none. */
+async function readRefs(state: PageState, world: World, objectIds: string[]): Promise<(string | null)[]> {
+  const frame = frameOfId(state.page, world.frameId);
+  if (!frame) return objectIds.map(() => null);
+  const nodes = await Promise.all(objectIds.map((objectId) => world.session.send('DOM.describeNode', { objectId }).then((r) => r.node.backendNodeId, () => null)));
+  return refsOfNodes(frame, nodes, false);
 }
 
 /** The ref of one element held as a live object of Ariadne's world `world` (null: none). */
 export async function refOfObject(state: PageState, world: World, objectId: string): Promise<string | null> {
-  const [cand] = await readRefs(world, [objectId]);
-  const [ref] = await liveRefs(state, [cand ?? null]);
+  const [ref] = await readRefs(state, world, [objectId]);
   return ref;
 }
 
 /** Refs of the elements handed off under `slot` (tags ending in their index), across the worlds. */
-async function refsOfSlot(worlds: World[], slot: string, n: number): Promise<(string | null)[]> {
+async function refsOfSlot(state: PageState, worlds: World[], slot: string, n: number): Promise<(string | null)[]> {
   const out: (string | null)[] = Array.from({ length: n }, () => null);
   await Promise.all(
     worlds.map(async (w) => {
@@ -97,7 +50,7 @@ async function refsOfSlot(worlds: World[], slot: string, n: number): Promise<(st
         const props = await w.session.send('Runtime.getProperties', { objectId: res.result.objectId, ownProperties: true });
         const items = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId && p.value.subtype === 'node').map((p) => ({ i: Number(p.name), objectId: p.value!.objectId! }));
         if (!items.length) return;
-        const refs = await readRefs(w, items.map((x) => x.objectId));
+        const refs = await readRefs(state, w, items.map((x) => x.objectId));
         items.forEach((x, k) => {
           if (x.i < n && refs[k]) out[x.i] = refs[k];
         });
@@ -109,19 +62,6 @@ async function refsOfSlot(worlds: World[], slot: string, n: number): Promise<(st
     }),
   );
   return out;
-}
-
-/** The candidate of each element ("own|surface") that resolves now (in the latest snapshot of its frame), else null. */
-async function liveRefs(state: PageState, cands: (string | null)[]): Promise<(string | null)[]> {
-  const tree = state.lastSnapshot && state.lastSnapshot.epoch === state.navEpoch ? indexRefs(state.lastSnapshot.tree) : new Map<string, AriaElement>();
-  const resolves = async (r: string) => tree.has(r) || (await state.page.locator(`aria-ref=${r}`).count().catch(() => 0)) === 1;
-  return Promise.all(
-    cands.map(async (c) => {
-      if (!c) return null;
-      for (const r of c.split('|')) if (r && (await resolves(r))) return r;
-      return null;
-    }),
-  );
 }
 
 export interface RefLookup {
@@ -141,19 +81,19 @@ export async function refsForLocators(state: PageState, targets: { locators?: Lo
     const slot = bridge.newSlot();
     if (targets.all) {
       const [sent] = await bridge.handOff(slot, [{ locator: targets.all, tag: 'r', limit: targets.limit ?? 100 }]);
-      return refsOfSlot(worlds, slot, sent);
+      return refsOfSlot(state, worlds, slot, sent);
     }
     const locs = targets.locators ?? [];
     await bridge.handOff(slot, locs.map((locator, i) => ({ locator, tag: `r${i}`, single: true, optional: true })));
-    return refsOfSlot(worlds, slot, locs.length);
+    return refsOfSlot(state, worlds, slot, locs.length);
   };
-  let live = await liveRefs(state, await read());
-  if (live.some((r) => !r)) {
+  let refs = await read();
+  if (refs.some((r) => !r)) {
     // Something has no ref yet (new since the last snapshot): one fresh snapshot, read again.
     await state.snapshot(5000).catch(() => undefined);
-    live = await liveRefs(state, await read());
+    refs = await read();
   }
-  return live;
+  return refs;
 }
 
 /**
@@ -175,7 +115,7 @@ export async function refsOfListed(state: PageState, world: World, listId: strin
       const props = await world.session.send('Runtime.getProperties', { objectId: res.result.objectId, ownProperties: true });
       const items = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => ({ i: Number(p.name), objectId: p.value!.objectId! }));
       const out: (string | null)[] = [];
-      const refs = items.length ? await readRefs(world, items.map((x) => x.objectId)) : [];
+      const refs = items.length ? await readRefs(state, world, items.map((x) => x.objectId)) : [];
       items.forEach((x, k) => {
         out[x.i] = refs[k] ?? null;
       });
@@ -188,12 +128,12 @@ export async function refsOfListed(state: PageState, world: World, listId: strin
     }
   };
   try {
-    let live = await liveRefs(state, await read());
-    if (live.some((r) => !r)) {
+    let refs = await read();
+    if (refs.some((r) => !r)) {
       await state.snapshot(5000).catch(() => undefined);
-      live = await liveRefs(state, await read());
+      refs = await read();
     }
-    return live;
+    return refs;
   } finally {
     await world.session.send('Runtime.callFunctionOn', {
       executionContextId: world.contextId,
