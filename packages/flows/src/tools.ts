@@ -34,7 +34,7 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, inertClick, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CaseUsage, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
@@ -709,6 +709,12 @@ export class CaseTools {
         if (outcome.snapshot?.diff && state.lastSnapshot) withText(outcome.snapshot.diff, state.lastSnapshot.tree);
         const seen = observedEffect(outcome);
         if (seen && !seen.changed) step.effect = seen.summary;
+        if (located) {
+          // A click the words led onto text, with nothing reacting: a landmark, not the control.
+          const role = located.role ?? (located.resolvedBy === 'description:text' ? 'text' : undefined);
+          const inert = inertClick(body.action, { role, name: located.name }, outcome.effect, { dialog: Boolean(outcome.dialog), newPages: outcome.newPages?.length ?? 0 });
+          if (inert) throw new AppError('no_effect', inert, { target: { ...(located.ref ? { ref: located.ref } : {}), ...(role ? { role } : {}), ...(located.name ? { name: located.name } : {}) } });
+        }
         const proven = proof ? await proof.settle() : null;
         clock.lap('proof');
         if (proven) step.locator = proven;

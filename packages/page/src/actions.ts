@@ -1,4 +1,5 @@
 import { quietly } from './quiet.js';
+import { inertClick } from './effect/inert.js';
 import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
@@ -234,6 +235,17 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
       effect = { changed: true, navigated: state.navEpoch !== epochBefore || page.url() !== urlBefore, requests: 0 };
     } else effect = await effectWatch.finish(treeChanged);
     ctx.lap?.('effect');
+  }
+  // A described click that landed on text and changed nothing: a landmark, not the control (effect/inert.ts).
+  if (target?.resolvedBy.startsWith('description:')) {
+    const role = target.role ?? (target.resolvedBy === 'description:text' ? 'text' : undefined);
+    const inert = inertClick(body.action, { role, name: target.name }, effect, { dialog: Boolean(state.dialog), newPages: newPages.length });
+    if (inert) {
+      throw new AppError('no_effect', inert, {
+        target: { ...(target.ref ? { ref: target.ref } : {}), ...(role ? { role } : {}), ...(target.name ? { name: target.name } : {}) },
+        hint: 'Name the control itself (its icon, its position among alike controls, or act on its ref from a snapshot).',
+      });
+    }
   }
   const outcome: ActionOutcome = {
     ok: true,

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRulesPlan, type RulesPlanRun } from './helpers/rules-plan.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { startTestService, type TestService } from './helpers/service.js';
+
+// People place a control by the text near it: "the fourth star under 'Tell us how we did'",
+// "the › arrow after 'Showing 1 to 2 of 7'". Words that lead onto the landmark text itself
+// must not pass: a click on a heading or a caption that changes nothing is no_effect, for
+// plans and REST descriptions alike (seen as silent wrong passes on held-out pages). Either
+// the control is found, or the step fails; never a pass with nothing done.
+
+let svc: TestService;
+let fx: FixtureServer;
+let dir: string;
+let seq = 0;
+
+beforeAll(async () => {
+  [svc, fx] = await Promise.all([startTestService({ ACTION_TIMEOUT_MS: '4000', DESCRIBE_WAIT_MS: '800' }), startFixtureServer()]);
+  dir = mkdtempSync(path.join(tmpdir(), 'ariadne-landmarks-'));
+});
+afterAll(async () => {
+  await svc?.stop();
+  await fx?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function plan(steps: string[]): Promise<RulesPlanRun> {
+  return runRulesPlan(svc, {
+    url: `${fx.url}/plain-english/landmarks.html`, steps, runId: `lm${++seq}`, artifactsDir: dir,
+    settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
+  });
+}
+
+/** A pass must have done the thing; anything else must be a failed step. */
+function rightOrFailed(r: RulesPlanRun, want: string): void {
+  const failed = r.steps.some((s) => s.status === 'failed');
+  if (!failed) expect(r.log, JSON.stringify(r.steps.map((s) => [s.asked, s.target, s.status]))).toBe(want);
+}
+
+describe('a landmark is not the control', () => {
+  it('plans: a star or an arrow placed by a caption never passes by clicking the caption', async () => {
+    const a = await plan(["Click the fourth star under 'Tell us how we did'"]);
+    rightOrFailed(a, 'rate 4;');
+    const b = await plan(["Click the › arrow right after 'Showing 1 to 2 of 7'"]);
+    rightOrFailed(b, 'next;');
+    const c = await plan(['Click the sixth star under "Tell us how we did"']);
+    expect(c.steps.some((s) => s.status === 'failed'), JSON.stringify(c.steps.map((s) => [s.asked, s.target]))).toBe(true);
+    expect(c.log).toBe('');
+  });
+
+  it('REST: the same descriptions answer the control or an error, never ok on the caption', async () => {
+    const id = await svc.api.createSession();
+    try {
+      expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/plain-english/landmarks.html` })).status).toBe(200);
+      const state = (await svc.service.sessions.use('local', id)).role('default').page();
+      const log = () => state.page.evaluate(() => document.getElementById('log')?.textContent ?? '');
+      const r1 = await svc.api.action(id, { action: 'click', description: "the sixth star under 'Tell us how we did'" });
+      expect(r1.status, JSON.stringify(r1.body)).not.toBe(200);
+      expect(await log()).toBe('');
+      const r2 = await svc.api.action(id, { action: 'click', description: "the next arrow after 'Showing 1 to 2 of 7'" });
+      if (r2.status === 200) expect(await log()).toBe('next;');
+      else expect(['no_effect', 'target_not_found', 'ambiguous_target']).toContain(r2.body.error.code);
+      // The caption itself, asked for by a selector, is clicked as asked: ok, nothing reacted.
+      const r3 = await svc.api.action(id, { action: 'click', selector: '#range' });
+      expect(r3.status).toBe(200);
+      expect(r3.body.effect.changed).toBe(false);
+    } finally {
+      await svc.api.delete(`/v1/sessions/${id}`);
+    }
+  });
+});
