@@ -22,13 +22,13 @@ describe('retryAfterMs', () => {
 describe('renderDiff', () => {
   it('says what appeared, went and changed in words, with refs written apart from a snapshot\'s', () => {
     const lines = renderDiff({
-      added: [{ ref: 'e20', role: 'listitem', text: 'Walk the dog', parentRef: 'e9' }, { ref: 'e21', role: 'generic', displayName: 'trash' }],
+      added: [{ ref: 'e20', role: 'listitem', text: 'Walk the dog', parentRef: 'e9' }, { ref: 'e21', role: 'generic', name: 'trash' }],
       removed: [{ ref: 'e5', role: 'button', name: 'Add' }],
       changed: [
         { ref: 'e6', role: 'status', summary: 'text "0 items" → "1 item"', before: {}, after: {} },
-        { ref: 'e7', before: { role: 'checkbox', name: 'Done', checked: false }, after: { role: 'checkbox', name: 'Done', checked: true } },
+        { ref: 'e7', role: 'checkbox', name: 'Done', summary: 'checked false → true', before: { role: 'checkbox', name: 'Done', checked: false }, after: { role: 'checkbox', name: 'Done', checked: true } },
         // The focus moving alone is left out.
-        { ref: 'e8', before: { role: 'button', name: 'Save' }, after: { role: 'button', name: 'Save', active: true } },
+        { ref: 'e8', role: 'button', name: 'Save', summary: 'active (none) → true', before: { role: 'button', name: 'Save' }, after: { role: 'button', name: 'Save', active: true } },
       ],
     });
     expect(lines).toEqual([

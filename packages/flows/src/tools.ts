@@ -1,5 +1,5 @@
 import type { BrowserContext, Locator } from 'playwright-core';
-import { AppError, isAppError, type ActionBody } from '@ariadne/schema';
+import { AppError, focusOnlyChange, isAppError, type ActionBody } from '@ariadne/schema';
 
 /** An action as the planners build it (ActionBody's fields, loosely typed). */
 export interface FlowAction {
@@ -214,55 +214,7 @@ export interface ObservedEffect {
   summary: string;
 }
 
-/** A diff change that is only the focus moving ([active] on or off). */
-export function focusOnly(c: { before?: Record<string, unknown>; after?: Record<string, unknown> }): boolean {
-  const b = c.before ?? {};
-  const a = c.after ?? {};
-  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]));
-  return keys.length > 0 && keys.every((k) => k === 'active' || k === 'focused');
-}
 
-/** The words of a snapshot node's subtree (its strings and its children's names), bounded. */
-function nodeText(n: AriaNode, max = 120): string {
-  const parts: string[] = [];
-  let len = 0;
-  const walk = (x: AriaNode, depth: number) => {
-    if (len > max || depth > 6) return;
-    if (typeof x === 'string') {
-      parts.push(x);
-      len += x.length + 1;
-      return;
-    }
-    const el = x as { name?: string; text?: string; children?: AriaNode[] };
-    for (const t of [depth > 0 ? el.name : undefined, el.text]) {
-      if (!t) continue;
-      parts.push(t);
-      len += t.length + 1;
-    }
-    for (const c of el.children ?? []) walk(c, depth + 1);
-  };
-  walk(n, 0);
-  const t = parts.join(' ').replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
-
-/**
- * Added nodes of a diff get their text and a person's name from the tree they are in,
- * when the diff does not carry them already (so "+ paragraph" reads "+ paragraph: "Saved"").
- */
-function withText(diff: { added: unknown[] }, tree: AriaNode[]): void {
-  const missing = (diff.added as Record<string, unknown>[]).filter((a) => a.text === undefined && typeof a.ref === 'string');
-  if (!missing.length) return;
-  const index = indexRefs(tree);
-  for (const a of missing) {
-    const node = index.get(a.ref as string);
-    if (!node) continue;
-    const text = nodeText(node);
-    if (text && text !== node.name) a.text = text;
-    const inferred = (node as { inferredName?: string }).inferredName;
-    if (!node.name && inferred && a.displayName === undefined) a.displayName = inferred;
-  }
-}
 
 /**
  * The effect of an action from its outcome: the page layer's `effect` (when it reports one)
@@ -276,8 +228,8 @@ export function observedEffect(o: ActionOutcome): ObservedEffect | undefined {
   const added = d?.added.length ?? 0;
   const removed = d?.removed.length ?? 0;
   // The focus moving (a clicked button becomes [active]) is not the page reacting.
-  const focusMoved = Boolean(page?.focus) || (d?.changed ?? []).some((c) => focusOnly(c));
-  const updated = (d?.changed ?? []).filter((c) => !focusOnly(c)).length;
+  const focusMoved = Boolean(page?.focus) || (d?.changed ?? []).some((c) => focusOnlyChange(c));
+  const updated = (d?.changed ?? []).filter((c) => !focusOnlyChange(c)).length;
   // A new document: the full snapshot came back instead of a diff.
   const fresh = Boolean(o.snapshot && !d && o.navigated);
   const navigated = o.navigated || Boolean(page?.navigated);
@@ -706,7 +658,6 @@ export class CaseTools {
         const look = extra.look ? { snapshot: 'diff', maxTokens: this.settings.snapshotMaxTokens } : { snapshot: 'none' };
         const outcome = await this.raceAbort(performAction(state, { ...plain, ...look } as unknown as ActionBody, ctx, located && !located.ref ? located : byRef));
         if (extra.look && outcome.snapshot && !state.dialog) this.lastSnapshotAt.set(role, state.navEpoch);
-        if (outcome.snapshot?.diff && state.lastSnapshot) withText(outcome.snapshot.diff, state.lastSnapshot.tree);
         const seen = observedEffect(outcome);
         if (seen && !seen.changed) step.effect = seen.summary;
         if (located) {

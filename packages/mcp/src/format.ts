@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ActionEffect } from '@ariadne/schema';
+import { diffInWords, type ActionEffect, type DiffLike } from '@ariadne/schema';
 import { AriadneCallError } from './backend.js';
 
 // Compact text for models, from the service's answers. Every output stays bounded:
@@ -34,30 +34,9 @@ export function errorResult(err: unknown): CallToolResult {
 
 const q = (s: unknown) => JSON.stringify(String(s));
 
-function facts(o: Record<string, unknown> | undefined): string {
-  if (!o) return '';
-  return Object.entries(o)
-    .filter(([k]) => k !== 'ref')
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? q(v) : JSON.stringify(v)}`)
-    .join(' ');
-}
-
-interface Diff {
-  added: { ref: string; role: string; name?: string; text?: string; parentRef?: string }[];
-  removed: { ref: string; role: string; name?: string }[];
-  changed: { ref: string; role?: string; name?: string; summary?: string; before: Record<string, unknown>; after: Record<string, unknown> }[];
-  unchanged: number;
-}
-
 /** A diff in words: added nodes with their text, changes as "text "A" → "B"" (the service's summary). */
-export function renderDiff(d: Diff): string[] {
-  const lines: string[] = [];
-  for (const a of d.added) lines.push(`+ ${a.role}${a.name ? ` ${q(a.name)}` : ''}${a.text ? `: ${q(a.text)}` : ''} [${a.ref}]${a.parentRef ? ` in ${a.parentRef}` : ''}`);
-  for (const r of d.removed) lines.push(`- ${r.role}${r.name ? ` ${q(r.name)}` : ''} [${r.ref}]`);
-  for (const c of d.changed) lines.push(`~ ${c.role ? `${c.role}${c.name ? ` ${q(c.name)}` : ''} ` : ''}[${c.ref}]: ${c.summary ?? `${facts(c.before)} → ${facts(c.after)}`}`);
-  const shown = lines.slice(0, MAX_DIFF_LINES);
-  if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more changes (browser_snapshot for the page)`);
-  return shown;
+export function renderDiff(d: DiffLike): string[] {
+  return diffInWords(d, { maxLines: MAX_DIFF_LINES, more: (n) => `… ${n} more changes (browser_snapshot for the page)` });
 }
 
 /** The action's effect in words: what reacted, or that nothing did. */

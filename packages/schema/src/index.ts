@@ -3,3 +3,4 @@ export * from './common.js';
 export * from './sessions.js';
 export * from './page.js';
 export * from './redact.js';
+export * from './diff-words.js';

@@ -1,12 +1,12 @@
 import { findRef, indexRefs } from '@ariadne/page';
 
 const ACTIONABLE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option', 'spinbutton', 'slider']);
-import { AppError } from '@ariadne/schema';
+import { AppError, diffInWords, type DiffLike } from '@ariadne/schema';
 import type { PlanCase, PlanStep } from '../plan.js';
 import { enterOneTimeCode } from '../one-time-code.js';
 import { assertEmailReceived, assertHttp, currentUrl, httpStep, nextCode, openEmailLink, useNewEmail } from '../mail-steps.js';
 import type { CheckSpec } from '../types.js';
-import { CaseStop, errorOf, focusOnly, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
+import { CaseStop, errorOf, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import type { Planner } from './planner.js';
 import { egressDenial, deniedErrorFrom } from '@ariadne/egress';
 
@@ -325,59 +325,14 @@ function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Cut a text to n characters, on one line. */
-function clip(v: unknown, n = 120): string {
-  const t = String(v ?? '').replace(/\s+/g, ' ').trim();
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
-}
-
-/** The words of a diff entry's content (strings, and the names and content of ref-less children). */
-function contentText(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map(contentText).filter(Boolean).join(' ');
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return [o.name, o.inferredName, o.text, contentText(o.content ?? o.children)].filter((x) => typeof x === 'string' && x).join(' ');
-  }
-  return '';
-}
-
-/** One diff node as a line: role, the name a person reads, its text, its ref. */
-function diffNode(x: Record<string, unknown>): string {
-  const name = (x.name || x.displayName || x.inferredName) as string | undefined;
-  const text = typeof x.text === 'string' ? x.text : '';
-  return `${x.role}${name ? ` "${clip(name, 80)}"` : ''}${text && text !== name ? `: "${clip(text)}"` : ''} (ref ${x.ref})`;
-}
 
 /**
  * A snapshot diff as lines of words for the model: what appeared, went away or changed,
  * with text and refs (never raw JSON). Refs are written "ref eN" so a diff never reads as
  * a snapshot.
  */
-export function renderDiff(d: { added: unknown[]; removed: unknown[]; changed: unknown[] }, cutHint?: string, max = 60): string[] {
-  const out: string[] = [];
-  for (const a of d.added as Record<string, unknown>[]) out.push(`+ ${diffNode(a)}${a.parentRef ? ` in ref ${a.parentRef}` : ''}`);
-  for (const r of d.removed as Record<string, unknown>[]) out.push(`- ${diffNode(r)}`);
-  for (const c of d.changed as Record<string, unknown>[]) {
-    if (focusOnly(c as never)) continue;
-    if (typeof c.summary === 'string') {
-      // The page layer said it in words (seams §4).
-      out.push(`~ ${c.role ?? ''}${c.name ? ` "${clip(c.name, 80)}"` : ''} (ref ${c.ref}): ${clip(c.summary, 200)}`);
-      continue;
-    }
-    const before = (c.before ?? {}) as Record<string, unknown>;
-    const after = (c.after ?? {}) as Record<string, unknown>;
-    const what: string[] = [];
-    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      if (k === 'ref' || JSON.stringify(before[k]) === JSON.stringify(after[k])) continue;
-      if (k === 'content' || k === 'children' || k === 'text') what.push(`text "${clip(contentText(before[k]), 60)}" → "${clip(contentText(after[k]), 60)}"`);
-      else what.push(`${k} ${before[k] === undefined ? '(none)' : JSON.stringify(before[k])} → ${after[k] === undefined ? '(none)' : JSON.stringify(after[k])}`);
-    }
-    const role = after.role ?? before.role ?? '';
-    const name = after.name ?? before.name;
-    out.push(`~ ${role}${name ? ` "${clip(name, 80)}"` : ''} (ref ${c.ref}): ${what.join('; ') || 'changed'}`);
-  }
-  if (out.length > max) out.splice(max, out.length - max, `… ${out.length - max} more change(s): call snapshot to see the page.`);
+export function renderDiff(d: DiffLike, cutHint?: string, max = 60): string[] {
+  const out = diffInWords(d, { refs: 'words', maxLines: max, more: (n) => `… ${n} more change(s): call snapshot to see the page.` });
   if (cutHint) out.push(cutHint);
   return out.length ? ['changes:', ...out] : [];
 }

@@ -175,12 +175,5 @@ export function diffSnapshots(before: AriaNode[], after: AriaNode[]): SnapshotDi
   return out;
 }
 
-/** A diff as lines a person or a model reads (MCP, flow planners, text answers). */
-export function diffInWords(d: Pick<SnapshotDiffResult, 'added' | 'removed' | 'changed'>, maxLines = 60): string[] {
-  const lines: string[] = [];
-  for (const x of d.added) lines.push(`+ ${x.role}${x.name ? ` ${JSON.stringify(x.name)}` : ''}${x.text ? `: ${JSON.stringify(x.text)}` : ''} [${x.ref}]${x.parentRef ? ` in ${x.parentRef}` : ''}`);
-  for (const x of d.removed) lines.push(`- ${x.role}${x.name ? ` ${JSON.stringify(x.name)}` : ''} [${x.ref}]`);
-  for (const x of d.changed) lines.push(`~ ${x.role ?? ''}${x.name ? ` ${JSON.stringify(x.name)}` : ''} [${x.ref}]: ${x.summary}`.replace(/^~ {2}/, '~ '));
-  if (lines.length > maxLines) return [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more changes`];
-  return lines;
-}
+/** A diff as lines a person or a model reads: one renderer, shared with MCP and the planners. */
+export { diffInWords } from '@ariadne/schema';
