@@ -88,6 +88,25 @@ describe('malformed requests', () => {
     expect((await pool()).leased).toBe(0);
   });
 
+  it('names the values a choice field takes, and how to say another tool\'s action name here', async () => {
+    const id = await api.createSession();
+    try {
+      const dbl = await api.post(`/v1/sessions/${id}/roles/default/actions`, { action: 'dblclick', description: 'the title' });
+      expectError(dbl, 400, 'invalid_request');
+      expect(dbl.body.error.details.field).toBe('action');
+      expect(dbl.body.error.details.allowed).toContain('click');
+      expect(dbl.body.error.message).toContain('"dblclick" is not one of');
+      expect(dbl.body.error.message).toContain('"click" with "double": true');
+      const near = await api.post(`/v1/sessions/${id}/roles/default/actions`, { action: 'wait-for', description: 'x' });
+      expect(near.body.error.message).toContain('Did you mean "wait_for"?');
+      const fmt = await api.get(`/v1/sessions/${id}/roles/default/snapshot?format=markdown`);
+      expectError(fmt, 400, 'invalid_request');
+      expect(fmt.body.error.message).toMatch(/"markdown" is not one of "yaml", "json", "text"/);
+    } finally {
+      await api.delete(`/v1/sessions/${id}`);
+    }
+  });
+
   it('answers 413 for bodies over BODY_LIMIT_BYTES', async () => {
     const big = { metadata: { pad: 'x'.repeat(BODY_LIMIT) } };
     expectError(await api.post('/v1/sessions', big), 413, 'payload_too_large');

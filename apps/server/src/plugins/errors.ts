@@ -13,6 +13,46 @@ function fieldOf(v: { instancePath?: string; params?: Record<string, unknown> })
   return path || '(root)';
 }
 
+interface ValidationItem { keyword?: string; instancePath?: string; params?: { allowedValue?: unknown; allowedValues?: unknown[] } }
+
+/** The values a field may take when it failed a choice of constants (a union of literals, an enum). */
+function allowedValues(errors: ValidationItem[], path: string): string[] {
+  const out: string[] = [];
+  for (const e of errors) {
+    if (e.instancePath !== path) continue;
+    if (e.keyword === 'const' && typeof e.params?.allowedValue === 'string') out.push(e.params.allowedValue);
+    if (e.keyword === 'enum') for (const v of e.params?.allowedValues ?? []) if (typeof v === 'string') out.push(v);
+  }
+  return [...new Set(out)];
+}
+
+function valueAt(root: unknown, path: string): unknown {
+  let v = root;
+  for (const k of path.split('/').filter(Boolean)) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}
+
+// Action names other browser tools use (Playwright's API, Puppeteer, WebDriver, Playwright MCP)
+// and how to say them here: an agent that guessed one is told at once.
+const ACTION_SPELLINGS: Record<string, string> = {
+  dblclick: 'use "click" with "double": true', doubleclick: 'use "click" with "double": true', double_click: 'use "click" with "double": true',
+  tap: 'use "click"', goto: 'use "navigate"', open: 'use "navigate"', visit: 'use "navigate"', go: 'use "navigate"',
+  selectoption: 'use "select" (value: the option\'s label or value)', select_option: 'use "select"', choose: 'use "select"',
+  setvalue: 'use "fill"', input: 'use "fill" (or "type" to send keys)', keypress: 'use "press"', presskey: 'use "press"', press_key: 'use "press"', key: 'use "press"',
+  setchecked: 'use "check" or "uncheck"', tick: 'use "check"', untick: 'use "uncheck"', mouseover: 'use "hover"',
+  draganddrop: 'use "drag" (targetRef / targetSelector / targetDescription)', drag_and_drop: 'use "drag"', setinputfiles: 'use "upload"', upload_file: 'use "upload"',
+  goback: 'use "back"', go_back: 'use "back"', goforward: 'use "forward"', waitfor: 'use "wait_for"', waitforselector: 'use "wait_for"', wait: 'use "wait_for"',
+  handledialog: 'use "handle_dialog"', scrollintoview: 'use "scroll"',
+};
+
+function suggest(field: string, given: string, allowed: string[]): string | null {
+  const g = given.toLowerCase().replace(/[\s-]/g, '');
+  const near = allowed.find((a) => a.toLowerCase().replace(/_/g, '') === g.replace(/_/g, ''));
+  if (near) return `Did you mean "${near}"?`;
+  if (field === 'action' && ACTION_SPELLINGS[g]) return `For "${given}", ${ACTION_SPELLINGS[g]}.`;
+  return null;
+}
+
 export function registerErrorHandling(app: FastifyInstance, onError: (code: string) => void = () => {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
@@ -29,11 +69,20 @@ export function registerErrorHandling(app: FastifyInstance, onError: (code: stri
       const first = fe.validation[0];
       const field = fieldOf(first as never);
       const where = fe.validationContext ?? 'body';
+      const allowed = allowedValues(fe.validation as never, first.instancePath ?? '');
+      const given = allowed.length ? valueAt(request[where === 'querystring' ? 'query' : where as 'body' | 'params' | 'headers'], first.instancePath ?? '') : undefined;
+      const suggestion = allowed.length && typeof given === 'string' ? suggest(field, given, allowed) : null;
       const message = first.params && (first.params as { additionalProperty?: string }).additionalProperty
         ? `Unknown field "${field}" in ${where}.`
-        : `Invalid ${where} field "${field}": ${first.message ?? 'invalid'}.`;
+        : allowed.length
+          ? `Invalid ${where} field "${field}": ${given === undefined ? 'it' : JSON.stringify(given)} is not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}.${suggestion ? ` ${suggestion}` : ''}`
+          : `Invalid ${where} field "${field}": ${first.message ?? 'invalid'}.`;
       return reply.status(400).send({
-        error: { code: 'invalid_request', message, details: { field, in: where, errors: fe.validation.slice(0, 5).map((v) => ({ field: fieldOf(v as never), message: v.message })) } },
+        error: {
+          code: 'invalid_request',
+          message,
+          details: { field, in: where, ...(allowed.length ? { allowed } : {}), errors: fe.validation.slice(0, 5).map((v) => ({ field: fieldOf(v as never), message: v.message })) },
+        },
       });
     }
     const status = fe.statusCode ?? 500;
