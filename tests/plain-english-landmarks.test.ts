@@ -72,3 +72,26 @@ describe('a landmark is not the control', () => {
     }
   });
 });
+
+describe('a row\'s selection box is not the row\'s setting', () => {
+  async function table(steps: string[]): Promise<RulesPlanRun> {
+    return runRulesPlan(svc, {
+      url: `${fx.url}/plain-english/member-table.html`, steps, runId: `mt${++seq}`, artifactsDir: dir,
+      settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
+    });
+  }
+
+  it('"Activate Olu Ade" never ticks the selection box of Olu Ade\'s row; "Tick Olu Ade\'s box" still does', async () => {
+    for (const step of ['Activate Olu Ade', 'Deactivate Mara Lind', 'Turn on Olu Ade']) {
+      const r = await table([step]);
+      const ok = !r.steps.some((s) => s.status === 'failed');
+      // Passing is fine only if the row's Active switch did it.
+      if (ok) expect(r.log, step).toMatch(/^(active Olu Ade|inactive Mara Lind);$/);
+      else expect(r.log, step).not.toContain('picked');
+      expect(r.log, step).not.toContain('picked');
+    }
+    const tick = await table(["Tick Olu Ade's box"]);
+    expect(tick.steps.filter((s) => s.status === 'failed')).toEqual([]);
+    expect(tick.log).toBe('picked Olu Ade;');
+  });
+});

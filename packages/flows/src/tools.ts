@@ -217,6 +217,25 @@ export interface ObservedEffect {
 
 
 /**
+ * "Activate Olu Ade", "Turn off Mara's access": a setting of what a row names. A box in a cell
+ * of its own (no text there) takes the row's text as its name, but it selects the row; it is
+ * not the row's setting. Ticking it would be a silent wrong pass: refused, asking for the
+ * control by its own words.
+ */
+async function refuseRowSelector(located: Located, phrase: string): Promise<void> {
+  const selectsRow = await located.locator.evaluate((el) => {
+    const cell = el.closest('td, th, [role=cell], [role=gridcell]');
+    return Boolean(cell && el.closest('tr, [role=row]') && !(cell.textContent ?? '').trim());
+  }, undefined, { timeout: 2000 }).catch(() => false);
+  if (!selectsRow) return;
+  throw new AppError('target_not_found', `The only box found for "${phrase}" is its row's selection box (a cell of its own, no text): it selects the row; it is not a setting of "${phrase}".`, {
+    understood: { phrase, role: 'switch' },
+    refused: { ...(located.ref ? { ref: located.ref } : {}), role: located.role, name: located.name, why: 'row selection box' },
+    hint: `Name the control in its own words ("the Active switch in ${phrase}'s row"), or "Select the row for ${phrase}" to tick the box.`,
+  });
+}
+
+/**
  * The effect of an action from its outcome: the page layer's `effect` (when it reports one)
  * and the diff of the snapshot taken after it. Changed when either saw a change (requests
  * included); the focus moving alone is not a change of the page (it is said, though).
@@ -636,6 +655,7 @@ export class CaseTools {
             // Replays and the exported spec read the record: it says what was typed.
             step.params = redact({ text: String(body.text) }, this.settings.secrets);
           }
+          if ((body.action === 'check' || body.action === 'uncheck') && body.target?.role === 'switch' && located.role === 'checkbox') await refuseRowSelector(located, body.target.phrase);
           if (located.ref) body = { ...body, ref: located.ref };
           clock.lap('resolve');
         }
