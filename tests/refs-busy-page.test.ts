@@ -17,8 +17,10 @@ async function jank(ms: number): Promise<void> {
   const state = (await svc.service.sessions.use('local', id)).role('default').page();
   await state.page.evaluate((total) => {
     const stop = Date.now() + total;
+    const w = window as unknown as { __calm?: boolean };
+    w.__calm = false;
     const busy = () => {
-      if (Date.now() > stop) return;
+      if (Date.now() > stop || w.__calm) return;
       const end = Date.now() + 700;
       while (Date.now() < end);
       setTimeout(busy, 100);
@@ -40,6 +42,12 @@ function starve(ms: number): void {
   }, 100);
 }
 
+/** End the jank now. */
+async function calm(): Promise<void> {
+  const state = (await svc.service.sessions.use('local', id)).role('default').page();
+  await state.page.evaluate(() => { (window as unknown as { __calm?: boolean }).__calm = true; });
+}
+
 beforeAll(async () => {
   [svc, fx] = await Promise.all([startTestService(), startFixtureServer()]);
   id = await svc.api.createSession();
@@ -59,10 +67,10 @@ describe('refs from a page that is slow to answer', () => {
     const res = await svc.api.action(id, { action: 'click', selector: 'button.go >> nth=1' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.target.ref).toMatch(/^e\d+$/);
+    await calm();
   });
 
   it('explore/container still counts the refs inside each ancestor', async () => {
-    await new Promise((r) => setTimeout(r, 8000));
     const snap = await svc.api.get(`${base()}/snapshot?format=text`);
     const ref = /button "[^"]*" \[(e\d+)\]/.exec(snap.body.snapshot)?.[1];
     expect(ref).toBeDefined();
@@ -72,6 +80,7 @@ describe('refs from a page that is slow to answer', () => {
     starve(6000);
     const slow = await svc.api.get(`${base()}/explore/container?ref=${ref}`);
     expect(slow.status).toBe(200);
+    await calm();
     const counts = (r: any) => r.body.ancestors.map((a: any) => a.containsRefs && `${a.containsRefs.count}${a.containsRefs.complete ? '' : '+'}`);
     expect(counts(slow)).toEqual(counts(fast));
   });
