@@ -17,9 +17,13 @@ const READ_ONLY_ROLES = new Set([
 
 const CLICKS = new Set(['click', 'dblclick']);
 
-/** Did the page react at all (DOM, values, requests, navigation, a dialog or a tab)? */
-export function pageReacted(e: Pick<ActionEffect, 'changed' | 'navigated' | 'requests'> & { dom?: number; values?: boolean }): boolean {
-  return Boolean(e.changed || e.navigated || (e.requests ?? 0) > 0 || (e.dom ?? 0) > 0 || e.values);
+/**
+ * Did the page react in a way a person sees (DOM, values, navigation)? Requests alone do not
+ * count: many pages send a beacon on every click (analytics, click logs), landmark or not.
+ * `changed` counts only when the page layer could not watch the document (dom unknown).
+ */
+export function pageReacted(e: Pick<ActionEffect, 'changed' | 'navigated'> & { dom?: number; values?: boolean }): boolean {
+  return Boolean(e.navigated || (e.dom ?? 0) > 0 || e.values || (e.changed && e.dom === undefined));
 }
 
 /**
@@ -31,5 +35,5 @@ export function inertClick(action: string, target: { role?: string; name?: strin
   if (!READ_ONLY_ROLES.has(target.role)) return null;
   if (pageReacted(effect) || extra.dialog || (extra.newPages ?? 0) > 0) return null;
   const what = `${target.role}${target.name ? ` "${target.name.length > 60 ? `${target.name.slice(0, 60)}…` : target.name}"` : ''}`;
-  return `The description led to ${what}, which is not a control, and nothing on the page reacted to the ${action} (no DOM change, request or navigation): it most likely names a landmark near the control, not the control.`;
+  return `The description led to ${what}, which is not a control, and nothing on the page visibly reacted to the ${action} (no DOM change, value or navigation): it most likely names a landmark near the control, not the control.`;
 }
