@@ -20,7 +20,7 @@ import { toAppError, withoutPlaywrightNames } from './errors.js';
 import { watchRequests, type SettleReport } from './settle.js';
 import { EffectWatch, type Effect } from './effect/effect.js';
 import { resolveSelector } from './targeting/selector.js';
-import { isNumeric, mayConvert, planFill, ValueError, type FillPlan } from './values/field.js';
+import { isNumeric, planFill, ValueError, type FillPlan } from './values/field.js';
 import { findSteppers, readFieldFacts, readFieldNumber } from './values/facts.js';
 import { readNumber, readRelative, showNumber } from './values/numbers.js';
 
@@ -676,7 +676,7 @@ async function visibleCount(loc: Locator): Promise<number> {
  * invalid_request naming why (ambiguous date, not a date, out of range).
  */
 async function fieldPlan(loc: Locator, raw: string, timeout: number): Promise<FillPlan | null> {
-  if (!mayConvert(raw)) return null;
+  if (raw === '' || raw.length > 100) return null;
   const facts = await readFieldFacts(loc, timeout).catch(() => null);
   if (!facts) return null;
   // A text input holding a number, with +/− beside it (a jQuery UI spinner, a quantity stepper), is a number field.

@@ -326,6 +326,10 @@ function interpretOne(step: string): Intent {
   // "Dismiss the newsletter dialog", "Close the cookie popup": the open modal's close control.
   if (/^(?:close|dismiss)\s+(?:the\s+)?[\w -]+?\s+(?:dialog|modal|pop-?up|popup window)$/i.test(s)) return { kind: 'close_dialog' };
   if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
+  // "Open the e-mail from Rochelle Park": the message's own link in the row that shows the name, when no control is named so.
+  if ((m = /^(?:open|read|view)\s+(?:the\s+)?(?:e-?mail|mail|message|conversation|thread)\s+(?:sent\s+)?(?:from|by)\s+(.+)$/i.exec(s))) {
+    return { kind: 'click', target: parseTarget(s.replace(/^(?:open|read|view)\s+/i, '')), alternatives: [{ phrase: '', role: 'link', scope: unquote(m[1]) }] };
+  }
   if ((m = /^(?:go to|open|navigate to|visit|load|browse to)\s+(.+)$/i.exec(s))) {
     const arg = unquote(m[1].replace(/^the\s+(?:url|page|address)\s+/i, ''));
     if (/^(https?:\/\/|\/|\.\.?\/)|^[\w.-]+\.(html?|php|aspx?)\b|^about:blank$/i.test(arg)) return { kind: 'navigate', url: arg };

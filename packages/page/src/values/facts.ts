@@ -24,11 +24,16 @@ export async function readFieldFacts(loc: Locator, timeout: number): Promise<Fie
     for (const id of (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)) add(text(document.getElementById(id)));
     if (input?.labels) for (const l of input.labels) add(text(l));
     // Help text beside the field: its siblings and its parent's own short text (a label without for).
+    // (Children by selector: a form's `children` can be a field named "children".)
+    const FIELDS = 'input:not([type=hidden]), select, textarea, [role=spinbutton], [role=textbox], [contenteditable=""], [contenteditable=true]';
+    const kids = (n: Element) => Array.from(n.querySelectorAll(':scope > *'));
     const parent = el.parentElement;
     if (parent) {
-      for (const sib of parent.children) if (sib !== el && !sib.contains(el) && !(sib instanceof HTMLInputElement)) add(text(sib));
+      // Never text that belongs to another field (a sibling holding a field of its own).
+      const own = (sib: Element) => !sib.contains(el) && !sib.matches(FIELDS) && !sib.querySelector(FIELDS);
+      for (const sib of kids(parent)) if (own(sib)) add(text(sib));
       const grand = parent.parentElement;
-      if (grand && (grand.textContent ?? '').length <= 300) for (const sib of grand.children) if (!sib.contains(el)) add(text(sib));
+      if (grand && (grand.textContent ?? '').length <= 300) for (const sib of kids(grand)) if (own(sib)) add(text(sib));
     }
     // A datepicker's own format: jQuery UI keeps it in its instance, bootstrap-datepicker in data-date-format.
     let picker: { format: string; dialect: 'jquery-ui' | 'bootstrap' } | null | undefined;
