@@ -183,3 +183,55 @@ describe('planFill: what goes into the field', () => {
     expect(planFill('+=2', field({ value: '5' }))).toEqual({ kind: 'fill', value: '+=2' });
   });
 });
+
+describe('rules planner wording: values and back-references (parse only)', async () => {
+  const { interpret, bindPart } = await import('@ariadne/flows');
+  const { ScopeMemory, namedItem } = await import('../packages/flows/src/planners/scope-memory.js');
+
+  it('value steps', () => {
+    expect(interpret('Increase the quantity by 2')).toMatchObject({ kind: 'fill', value: '+=2', target: { phrase: 'quantity' } });
+    expect(interpret('Decrease adults by one')).toMatchObject({ kind: 'fill', value: '-=1', target: { phrase: 'adults' } });
+    expect(interpret('Raise Seats in use from 5 to 7 with the up arrow, clicking it twice')).toMatchObject({ kind: 'fill', value: '7', target: { phrase: 'Seats in use' } });
+    expect(interpret('Set the date of birth to 14 March 1990')).toMatchObject({ kind: 'fill', value: '14 March 1990' });
+    expect(interpret('Fill the date field (mm/dd/yyyy) with 14 March 1990')).toMatchObject({ kind: 'fill', value: '14 March 1990', target: { phrase: 'date' } });
+    const twice = interpret('Click the + button twice');
+    expect(twice.kind).toBe('sequence');
+    expect((twice as { parts: unknown[] }).parts).toHaveLength(2);
+    expect(interpret('Click the up arrow again')).toMatchObject({ kind: 'click', target: { phrase: 'up arrow' } });
+  });
+
+  it('names a step gives a row or card', () => {
+    expect(namedItem('the e-mail from Rochelle Park')).toBe('Rochelle Park');
+    expect(namedItem("Chris's post")).toBe('Chris');
+    expect(namedItem('the row for "Invoice 12"')).toBe('Invoice 12');
+    expect(namedItem('the up arrow')).toBeNull();
+    expect(namedItem('Save')).toBeNull();
+  });
+
+  function bind(steps: string[]) {
+    const memory = new ScopeMemory();
+    const last = { intent: null };
+    return steps.map((text, i) => {
+      const it = interpret(text);
+      return it.kind === 'sequence' ? { ...it, parts: it.parts.map((p) => ({ ...p, intent: bindPart(p.text, p.intent, i + 1, memory, last) })) } : bindPart(text, it, i + 1, memory, last);
+    });
+  }
+
+  it('binds "her row", "it", "his post", "the same card", "in it" to the last name; "click it again" to the last control', () => {
+    const [a, b, c, d] = bind(['Open the e-mail from Rochelle Park, then star her row', "Find Chris's post. Like it. Then share his post", 'Click Edit in the same card', 'Click Reply in it']);
+    expect(JSON.stringify(a)).toContain('"item":"Rochelle Park","verb":"star"');
+    expect(JSON.stringify(b)).toContain('"item":"Chris","verb":"like"');
+    expect(JSON.stringify(b)).toContain('"item":"Chris","verb":"share"');
+    expect(c).toMatchObject({ kind: 'click', target: { phrase: 'Edit', scope: 'Chris' } });
+    expect(d).toMatchObject({ kind: 'click', target: { phrase: 'Reply', scope: 'Chris' } });
+    const [, again] = bind(['Click the small up arrow', 'Click it again']);
+    expect(again).toMatchObject({ kind: 'click', target: { phrase: 'small up arrow' } });
+  });
+
+  it('must-fail: no antecedent, or two different names in the step before', () => {
+    expect(bind(['Star her row'])[0]).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/no earlier step named one/) });
+    expect(bind(['Like it'])[0]).toMatchObject({ kind: 'unknown' });
+    const [, amb] = bind(["Like Chris's post, then like Dana's post", 'Share his post']);
+    expect(amb).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/could mean "Chris" or "Dana"/) });
+  });
+});

@@ -300,7 +300,9 @@ function withoutConnective(part: string): string {
 }
 
 function interpretOne(step: string): Intent {
-  let s = step.trim().replace(/[.!]+$/, '').trim();
+  // "the date field (mm/dd/yyyy)": the format a person read off the field is not part of its name
+  // (the page layer reads the format from the field itself).
+  let s = step.trim().replace(/[.!]+$/, '').trim().replace(/\s*\((?:e\.g\.\s*)?(?:[dmyjat]{1,4}[/.\- ]){2}[dmyjat]{2,4}\)/gi, '');
   let m: RegExpExecArray | null;
   if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   if (isAssertionStep(s)) {
@@ -604,7 +606,7 @@ export function bindPart(text: string, intent: Intent, stepIndex: number, memory
   let out = intent;
   if (hasObjectPronoun(text)) {
     // "Click it again" right after a click: that control. Otherwise "it" is the item last named.
-    if (/^\s*(?:click|tap|press|hit)\b/i.test(text) && lastClick.intent) out = lastClick.intent;
+    if (/^\s*(?:click|tap|press|hit)\s+(?:on\s+)?(?:it|them)\b/i.test(text) && lastClick.intent) out = lastClick.intent;
     else {
       const r = memory.resolve(/\b(?:it|them|him|her)\b/i.exec(text)?.[0] ?? 'it');
       if (!r.ok) return { kind: 'unknown', reason: r.reason };
