@@ -179,8 +179,12 @@ describe('planFill: what goes into the field', () => {
     expect(planFill('7', field({ value: '5', steppers: true }))).toMatchObject({ kind: 'fill', value: '7', numeric: true });
     expect(refused(() => planFill('-=3', field({ tag: 'div', type: '', role: 'spinbutton', editable: false, value: '2', min: '0' }))).code).toBe('value_out_of_range');
     expect(refused(() => planFill('+=1', field({ type: 'number', value: '' }))).code).toBe('invalid_value');
-    // A text field that merely holds a number is typed as given.
-    expect(planFill('+=2', field({ value: '5' }))).toEqual({ kind: 'fill', value: '+=2' });
+    // A step is never typed as text: a text field holding a number is stepped, one holding text refuses.
+    expect(planFill('+=2', field({ value: '5' }))).toMatchObject({ kind: 'fill', value: '7' });
+    expect(refused(() => planFill('+=2', field({ value: 'Large' }))).code).toBe('invalid_value');
+    expect(refused(() => planFill('-=1', field({ tag: 'select', type: '', editable: false, value: '' }))).code).toBe('invalid_value');
+    // A plain text value with digits is typed as given.
+    expect(planFill('Flat 3', field({ value: '5' }))).toEqual({ kind: 'fill', value: 'Flat 3' });
   });
 });
 

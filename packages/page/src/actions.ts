@@ -678,7 +678,11 @@ async function visibleCount(loc: Locator): Promise<number> {
 async function fieldPlan(loc: Locator, raw: string, timeout: number): Promise<FillPlan | null> {
   if (raw === '' || raw.length > 100) return null;
   const facts = await readFieldFacts(loc, timeout).catch(() => null);
-  if (!facts) return null;
+  if (!facts) {
+    // A step from the current value is never typed as text.
+    if (readRelative(raw) !== null) throw new AppError('invalid_request', 'Could not read the field to step its value from where it is.', { reason: 'invalid_value' });
+    return null;
+  }
   // A text input holding a number, with +/− beside it (a jQuery UI spinner, a quantity stepper), is a number field.
   if (!isNumeric(facts) && readNumber(facts.value) !== null && (readNumber(raw) !== null || readRelative(raw) !== null)) {
     facts.steppers = (await findSteppers(loc, timeout).catch(() => null)) !== null;

@@ -93,7 +93,11 @@ export function planFill(raw: string, f: FieldFacts): FillPlan {
     }
     return iso === raw ? { kind: 'fill', value: iso } : { kind: 'fill', value: iso, note: `"${raw}" written as ${iso}, the form a ${type} field takes${langSource && /\d[/.-]\d/.test(raw) ? ` (day/month order from ${langSource})` : ''}` };
   }
-  // Numbers and spinbuttons.
+  // Numbers and spinbuttons; a step ("+=2") only ever on a field that holds a number, never typed as text.
+  if (readRelative(raw) !== null && !isNumeric(f)) {
+    if (readNumber(f.value) === null) throw new ValueError('invalid_value', `Cannot step the field by ${raw.trim().slice(2)}: it holds ${JSON.stringify(f.value)}, not a number.`, { value: raw, holds: f.value });
+    f = { ...f, inputMode: 'numeric' };
+  }
   if (isNumeric(f)) {
     const delta = readRelative(raw);
     const current = readNumber(f.value);
