@@ -582,6 +582,27 @@ function rebind(intent: Intent, name: string): Intent {
   }
 }
 
+/**
+ * A scope worded as the thing a row shows ("the row "e-mail from Rochella Parks"", "the post by
+ * Marcus Webb") is the row that shows the name: the scope is the name.
+ */
+function plainScopes(intent: Intent): Intent {
+  const fix = (t: TargetSpec): TargetSpec => {
+    const n = t.scope && !isBackReference(t.scope) ? namedItem(t.scope) : null;
+    return n && n !== t.scope ? { ...t, scope: n } : t;
+  };
+  switch (intent.kind) {
+    case 'row_action': {
+      const n = namedItem(intent.item);
+      return { ...intent, ...(n ? { item: n } : {}), specs: intent.specs.map(fix) };
+    }
+    case 'click': case 'hover': case 'check': case 'uncheck': case 'toggle': case 'fill': case 'select':
+      return { ...intent, target: fix(intent.target), ...('alternatives' in intent && intent.alternatives ? { alternatives: intent.alternatives.map(fix) } : {}) } as Intent;
+    default:
+      return intent;
+  }
+}
+
 /** Whether an intent leans on a back-reference it cannot act on alone. */
 function pointsBack(intent: Intent): string | null {
   const specs: (TargetSpec | undefined)[] = [];
@@ -614,6 +635,7 @@ export function bindPart(text: string, intent: Intent, stepIndex: number, memory
       if (again) out = interpret(again);
     }
   }
+  out = plainScopes(out);
   const back = pointsBack(out);
   if (back) {
     const r = memory.resolve(back);
