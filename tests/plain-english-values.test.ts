@@ -77,8 +77,11 @@ describe('dates and times into typed fields (Bootstrap form, native inputs, en-G
     const r = await rest('values-bootstrap.html', [
       { action: 'fill', description: 'Workshop day', value: '03/04/2025' },
       { action: 'fill', description: 'Start time', value: '9am' },
+      { action: 'type', description: 'Card expiry', text: 'March 2027' },
     ]);
-    expect(r.answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(r.answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(r.answers[2].body.result).toMatchObject({ typed: '2027-03', from: 'March 2027' });
+    expect(r.values.card).toBe('2027-03');
     expect(r.answers[0].body.result).toMatchObject({ filled: '2025-04-03', from: '03/04/2025' });
     expect(r.answers[0].body.result.read).toMatch(/en-GB/);
     expect(r.answers[1].body.result).toMatchObject({ filled: '09:00' });

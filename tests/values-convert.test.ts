@@ -147,7 +147,7 @@ describe('planFill: what goes into the field', () => {
     expect(planFill('03/04/2025', field({ type: 'date', lang: 'en-GB' }))).toMatchObject({ value: '2025-04-03' });
     expect(planFill('03/04/2025', field({ type: 'date', lang: 'en-US' }))).toMatchObject({ value: '2025-03-04' });
     expect(planFill('3:30 pm', field({ type: 'time' }))).toMatchObject({ value: '15:30' });
-    expect(planFill('1990-03-14', field({ type: 'date' }))).toEqual({ kind: 'fill', value: '1990-03-14' });
+    expect(planFill('1990-03-14', field({ type: 'date' }))).toEqual({ kind: 'fill', value: '1990-03-14', native: true });
   });
 
   it('must-fail: ambiguous date with no hint and an undecided lang; not a date; out of range', () => {

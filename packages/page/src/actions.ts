@@ -333,6 +333,11 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
         const plan = body.append ? null : await fieldPlan(loc, given, timeout);
         if (plan?.kind === 'step') return stepTo(page, loc, plan, timeout);
         const text = plan ? plan.value : given;
+        // A native date/time input takes no typed ISO text: it is filled.
+        if (plan?.kind === 'fill' && plan.native) {
+          await loc.fill(text, { timeout });
+          return text !== given ? { typed: text, from: given, ...(plan.note ? { read: plan.note } : {}) } : undefined;
+        }
         if (!body.append) await loc.fill('', { timeout });
         else await caretToEnd(loc, timeout);
         // Real key events, one per character: split OTP inputs and key handlers see them.

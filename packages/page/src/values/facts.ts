@@ -80,8 +80,8 @@ export async function findSteppers(loc: Locator, timeout: number): Promise<{ up:
     const kind = (c: Element): 'up' | 'down' | null => {
       const t = (c.textContent ?? '').trim();
       const w = new Set([...words(c), ...[...c.querySelectorAll('*')].slice(0, 5).flatMap(words)]);
-      if (/^(?:\+|＋|▲|▴|⬆|↑|˄|⌃|⏶)$/.test(t) || ['up', 'plus', 'increase', 'increment', 'incr', 'inc', 'more', 'add'].some((x) => w.has(x))) return 'up';
-      if (/^(?:-|−|–|－|▼|▾|⬇|↓|˅|⌄|⏷)$/.test(t) || ['down', 'minus', 'decrease', 'decrement', 'decr', 'dec', 'less', 'subtract'].some((x) => w.has(x))) return 'down';
+      if (/^(?:\+|＋|▲|▴|⬆|↑|˄|⌃|⏶)$/.test(t) || ['up', 'plus', 'increase', 'increment', 'incr', 'inc'].some((x) => w.has(x))) return 'up';
+      if (/^(?:-|−|–|－|▼|▾|⬇|↓|˅|⌄|⏷)$/.test(t) || ['down', 'minus', 'decrease', 'decrement', 'decr', 'dec', 'subtract'].some((x) => w.has(x))) return 'down';
       return null;
     };
     const clickable = (c: Element) => c !== el && !c.contains(el) && (c.matches('button, a, [role=button], input[type=button], input[type=submit]') || getComputedStyle(c).cursor === 'pointer');

@@ -41,7 +41,7 @@ export interface FieldFacts {
 
 export type FillPlan =
   /** Type this (value differs from the caller's when converted; note says how it was read). */
-  | { kind: 'fill'; value: string; note?: string; numeric?: boolean }
+  | { kind: 'fill'; value: string; note?: string; numeric?: boolean; native?: boolean }
   /** Step the field with its up/down controls (or arrow keys) from `from` to `to`. */
   | { kind: 'step'; from: number; to: number; note?: string };
 
@@ -84,14 +84,14 @@ export function planFill(raw: string, f: FieldFacts): FillPlan {
   const langSource = langOrder ? `the page's lang ${f.lang}` : undefined;
   // Native date and time inputs: ISO only.
   if (f.tag === 'input' && DATE_TYPES.has(f.type)) {
-    if (raw.trim() === '') return { kind: 'fill', value: '' };
+    if (raw.trim() === '') return { kind: 'fill', value: '', native: true };
     const type = f.type as DateInputType;
     const iso = isoForInput(type, raw, { today: f.today, order: langOrder, orderSource: langSource });
     if (iso === null) throw new ValueError('invalid_value', `The field is a ${type} field and takes ${KIND_WORD[type]}; "${raw}" does not read as ${KIND_WORD[type]}.`, { value: raw, type });
     if ((f.min && iso < f.min) || (f.max && iso > f.max)) {
       throw new ValueError('value_out_of_range', `${iso}${iso !== raw.trim() ? ` (from "${raw}")` : ''} is outside what the field takes (${f.min ? `earliest ${f.min}` : ''}${f.min && f.max ? ', ' : ''}${f.max ? `latest ${f.max}` : ''}).`, { value: raw, min: f.min, max: f.max });
     }
-    return iso === raw ? { kind: 'fill', value: iso } : { kind: 'fill', value: iso, note: `"${raw}" written as ${iso}, the form a ${type} field takes${langSource && /\d[/.-]\d/.test(raw) ? ` (day/month order from ${langSource})` : ''}` };
+    return iso === raw ? { kind: 'fill', value: iso, native: true } : { kind: 'fill', value: iso, native: true, note: `"${raw}" written as ${iso}, the form a ${type} field takes${langSource && /\d[/.-]\d/.test(raw) ? ` (day/month order from ${langSource})` : ''}` };
   }
   // Numbers and spinbuttons; a step ("+=2") only ever on a field that holds a number, never typed as text.
   if (readRelative(raw) !== null && !isNumeric(f)) {
