@@ -34,7 +34,7 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, fillField, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CaseUsage, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
@@ -794,7 +794,7 @@ export class CaseTools {
           switch (action.action) {
             case 'click': await loc.click({ timeout: t }); break;
             case 'hover': await loc.hover({ timeout: t }); break;
-            case 'fill': await loc.fill(String(action.value ?? ''), { timeout: t }); break;
+            case 'fill': await fillField(loc, String(action.value ?? ''), t); break;
             case 'type': await loc.fill('', { timeout: t }); await loc.pressSequentially(action.text ?? '', { timeout: t }); break;
             case 'select': {
               const v = Array.isArray(action.value) ? action.value : [String(action.value ?? '')];

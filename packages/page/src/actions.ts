@@ -675,6 +675,19 @@ async function visibleCount(loc: Locator): Promise<number> {
 }
 
 /**
+ * fill as the fill action does it, for callers that hold a locator of their own (a replayed
+ * locator): the value in the field's own form, a number stepped or read back.
+ */
+export async function fillField(loc: Locator, raw: string, timeout: number): Promise<unknown> {
+  const plan = await fieldPlan(loc, raw, timeout);
+  if (plan?.kind === 'step') return stepTo(loc.page(), loc, plan, timeout);
+  const value = plan ? plan.value : raw;
+  await loc.fill(value, { timeout });
+  if (plan?.numeric) await commitNumber(loc, value);
+  return value !== raw ? { filled: value, from: raw } : undefined;
+}
+
+/**
  * What fill/type should put into the field for `raw` (values/field.ts), or null to type it
  * as given. Only a value that could need converting (digits, a number word, "tomorrow",
  * "+=2") costs the look at the field. A value that cannot go in faithfully is an
