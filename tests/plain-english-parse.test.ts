@@ -88,8 +88,9 @@ describe('sentences', () => {
     expect(interpret('In the Actions menu, choose Move to > Archive')).toMatchObject({ kind: 'click', target: { phrase: 'Move to > Archive', scope: 'Actions' } });
     expect(interpret('In the Advanced section, check Enable beta features')).toMatchObject({ kind: 'check', target: { phrase: 'Enable beta features', scope: 'Advanced' } });
     expect(interpret('In the main navigation, click Sign in')).toMatchObject({ kind: 'click', target: { phrase: 'Sign in', landmark: 'navigation' } });
-    expect(interpret('Pick May 20, 2024 as the end date')).toMatchObject({ kind: 'fill', value: '05/20/2024', target: { phrase: 'end date' } });
-    expect(interpret('Enter 14 May 2024 as the delivery date')).toMatchObject({ kind: 'fill', value: '05/14/2024' });
+    // The date goes to the page layer as written: it is put in the form the field takes there (values/).
+    expect(interpret('Pick May 20, 2024 as the end date')).toMatchObject({ kind: 'fill', value: 'May 20, 2024', target: { phrase: 'end date' } });
+    expect(interpret('Enter 14 May 2024 as the delivery date')).toMatchObject({ kind: 'fill', value: '14 May 2024' });
   });
 
   it('verify is exact unless it says contains', () => {

@@ -34,7 +34,7 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, inertClick, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, fillField, inertClick, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CaseUsage, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
@@ -313,11 +313,12 @@ const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
  * punctuation, so a mask that formats "5551234567" as "(555) 123-4567" still counts).
  * Answers the failure, or null.
  */
-async function observeEffect(state: PageState, body: FlowAction, loc: Locator | undefined): Promise<{ message: string; details: Record<string, unknown> } | null> {
+async function observeEffect(state: PageState, body: FlowAction, loc: Locator | undefined, wrote?: string): Promise<{ message: string; details: Record<string, unknown> } | null> {
   if (!loc || state.dialog) return null;
   if (body.action !== 'fill' && body.action !== 'type') return null;
   if (body.action === 'type' && body.submit) return null;
-  const want = String(body.action === 'fill' ? body.value ?? '' : body.text ?? '');
+  // The page layer may write the value in the field's own form (a date as 2024-05-14, "three" as 3): that is what the field must hold.
+  const want = wrote ?? String(body.action === 'fill' ? body.value ?? '' : body.text ?? '');
   // inputValue: one call in the page for a field; an editable element that is not one answers its text.
   const got = await loc.inputValue({ timeout: 3000 }).catch(() => loc.innerText({ timeout: 1000 })).catch(() => null);
   if (got === null) return null;
@@ -694,7 +695,9 @@ export class CaseTools {
           step.target = { ...(outcome.target.role ? { role: outcome.target.role } : {}), ...(outcome.target.name ? { name: outcome.target.name } : {}), ...(outcome.target.ref ? { ref: outcome.target.ref } : {}), rung: outcome.target.resolvedBy.replace(/^description:/, ''), why: outcome.target.why ?? '' };
         }
         // The step's stated effect, when it can be observed: the value is in the field.
-        const effect = await quietly(state.page, () => observeEffect(state, body, located?.locator ?? (body.ref ? state.page.locator(`aria-ref=${body.ref}`) : undefined)));
+        const wrote = outcome.result as { filled?: string; typed?: string; stepped?: number; value?: string } | undefined;
+        const written = wrote?.filled ?? wrote?.typed ?? (wrote?.stepped !== undefined ? wrote.value : undefined);
+        const effect = await quietly(state.page, () => observeEffect(state, body, located?.locator ?? (body.ref ? state.page.locator(`aria-ref=${body.ref}`) : undefined), written));
         clock.lap('effect');
         if (effect) throw new AppError('effect_not_observed' as never, effect.message, effect.details);
         // A box the app re-rendered on change: find it again by the same words and read it.
@@ -768,7 +771,7 @@ export class CaseTools {
           switch (action.action) {
             case 'click': await loc.click({ timeout: t }); break;
             case 'hover': await loc.hover({ timeout: t }); break;
-            case 'fill': await loc.fill(String(action.value ?? ''), { timeout: t }); break;
+            case 'fill': await fillField(loc, String(action.value ?? ''), t); break;
             case 'type': await loc.fill('', { timeout: t }); await loc.pressSequentially(action.text ?? '', { timeout: t }); break;
             case 'select': {
               const v = Array.isArray(action.value) ? action.value : [String(action.value ?? '')];

@@ -21,6 +21,9 @@ import { toAppError, withoutPlaywrightNames } from './errors.js';
 import { watchRequests, type SettleReport } from './settle.js';
 import { EffectWatch, type Effect } from './effect/effect.js';
 import { resolveSelector } from './targeting/selector.js';
+import { isNumeric, planFill, ValueError, type FillPlan } from './values/field.js';
+import { findSteppers, readFieldFacts, readFieldNumber } from './values/facts.js';
+import { readNumber, readRelative, showNumber } from './values/numbers.js';
 
 // POST actions: one entry point for every action an agent can take on a page. Every
 // action is bounded by a timeout; a dialog that opens mid-action is reported at once
@@ -321,34 +324,41 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       await loc.hover({ timeout });
       return undefined;
     case 'fill': {
-      let value = String(need(body.value, 'value', 'fill', true));
-      // A date input holds ISO dates: "05/14/2024" or "May 14, 2024" would be dropped (the
-      // browser empties the field) — written as 2024-05-14 instead. Only a value that reads
-      // as a date in another form asks the page what kind of input it is.
-      const iso = isoDate(value);
-      if (iso !== null && iso !== value) {
-        const type = await loc.evaluate((el) => (el instanceof HTMLInputElement ? el.type : ''), undefined, { timeout }).catch(() => '');
-        if (type === 'date') value = iso;
-      }
+      const raw = String(need(body.value, 'value', 'fill', true));
+      // The value as the field takes it (values/): ISO for a date input, the format a text
+      // field shows, a number within min/max, or steps of the field's own +/− controls.
+      const plan = await fieldPlan(loc, raw, timeout);
+      if (plan?.kind === 'step') return stepTo(page, loc, plan, timeout);
+      const value = plan ? plan.value : raw;
       const taking = body.submit ? watchRequests(page, 1000) : null;
       await loc.fill(value, { timeout });
+      const committed = plan?.numeric ? await commitNumber(loc, value) : undefined;
       const submitted = taking ? await submitWithEnter(state, loc, value, taking, timeout) : undefined;
-      return value === body.value && !submitted ? undefined : { ...(value !== body.value ? { filled: value } : {}), ...(submitted ?? {}) };
+      return value === raw && !submitted && !committed ? undefined : { ...(value !== raw ? { filled: value, from: raw, ...(plan?.note ? { read: plan.note } : {}) } : {}), ...(committed ?? {}), ...(submitted ?? {}) };
     }
     case 'clear':
       await loc.clear({ timeout });
       return undefined;
     case 'type': {
-      const text = need(body.text, 'text', 'type', true);
+      const given = need(body.text, 'text', 'type', true);
       if (loc) {
+        const plan = body.append ? null : await fieldPlan(loc, given, timeout);
+        if (plan?.kind === 'step') return stepTo(page, loc, plan, timeout);
+        const text = plan ? plan.value : given;
+        // A native date/time input takes no typed ISO text: it is filled.
+        if (plan?.kind === 'fill' && plan.native) {
+          await loc.fill(text, { timeout });
+          return text !== given ? { typed: text, from: given, ...(plan.note ? { read: plan.note } : {}) } : undefined;
+        }
         if (!body.append) await loc.fill('', { timeout });
         else await caretToEnd(loc, timeout);
         // Real key events, one per character: split OTP inputs and key handlers see them.
         const taking = body.submit ? watchRequests(page, 1000) : null;
         await loc.pressSequentially(text, { timeout });
         if (taking) return submitWithEnter(state, loc, text, taking, timeout);
+        if (text !== given) return { typed: text, from: given, ...(plan?.note ? { read: plan.note } : {}) };
       } else {
-        await page.keyboard.type(text);
+        await page.keyboard.type(given);
         if (body.submit) await page.keyboard.press('Enter');
       }
       return undefined;
@@ -529,26 +539,6 @@ async function evaluateFunction(page: Page, loc: Locator | undefined, source: st
   }
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
-/** "05/14/2024" (month first unless the first number cannot be a month), "14.05.2024", "May 14, 2024", "14 May 2024" → "2024-05-14". */
-export function isoDate(raw: string): string | null {
-  const s = raw.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const ok = (y: number, m: number, d: number) => (m >= 1 && m <= 12 && d >= 1 && d <= 31 ? `${y}-${pad(m)}-${pad(d)}` : null);
-  let m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
-  if (m) {
-    const a = Number(m[1]), b = Number(m[2]), y = Number(m[3]);
-    return a > 12 ? ok(y, b, a) : ok(y, a, b);
-  }
-  m = /^([A-Za-z]{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(s);
-  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) return ok(Number(m[3]), MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]));
-  m = /^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,})\.?,?\s+(\d{4})$/.exec(s);
-  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) return ok(Number(m[3]), MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]));
-  return null;
-}
-
 /**
  * select on an ARIA widget (not a <select>): an autocomplete input gets the text typed and
  * the option with exactly that name clicked; a listbox or a button-like combobox is opened
@@ -694,4 +684,96 @@ async function visibleCount(loc: Locator): Promise<number> {
   let visible = 0;
   for (let i = 0; i < Math.min(n, 50); i++) if (await loc.nth(i).isVisible()) visible++;
   return visible;
+}
+
+/**
+ * fill as the fill action does it, for callers that hold a locator of their own (a replayed
+ * locator): the value in the field's own form, a number stepped or read back.
+ */
+export async function fillField(loc: Locator, raw: string, timeout: number): Promise<unknown> {
+  const plan = await fieldPlan(loc, raw, timeout);
+  if (plan?.kind === 'step') return stepTo(loc.page(), loc, plan, timeout);
+  const value = plan ? plan.value : raw;
+  await loc.fill(value, { timeout });
+  if (plan?.numeric) await commitNumber(loc, value);
+  return value !== raw ? { filled: value, from: raw } : undefined;
+}
+
+/**
+ * What fill/type should put into the field for `raw` (values/field.ts), or null to type it
+ * as given. Only a value that could need converting (digits, a number word, "tomorrow",
+ * "+=2") costs the look at the field. A value that cannot go in faithfully is an
+ * invalid_request naming why (ambiguous date, not a date, out of range).
+ */
+async function fieldPlan(loc: Locator, raw: string, timeout: number): Promise<FillPlan | null> {
+  if (raw === '' || raw.length > 100) return null;
+  const facts = await readFieldFacts(loc, timeout).catch(() => null);
+  if (!facts) {
+    // A step from the current value is never typed as text.
+    if (readRelative(raw) !== null) throw new AppError('invalid_request', 'Could not read the field to step its value from where it is.', { reason: 'invalid_value' });
+    return null;
+  }
+  // A text input holding a number, with +/− beside it (a jQuery UI spinner, a quantity stepper), is a number field.
+  if (!isNumeric(facts) && readNumber(facts.value) !== null && (readNumber(raw) !== null || readRelative(raw) !== null)) {
+    facts.steppers = (await findSteppers(loc, timeout).catch(() => null)) !== null;
+  }
+  try {
+    return planFill(raw, facts);
+  } catch (err) {
+    if (err instanceof ValueError) throw new AppError('invalid_request', err.message, { reason: err.code, ...err.details });
+    throw err;
+  }
+}
+
+/**
+ * After typing a number: leave the field (its change handlers run, as when a person tabs
+ * on), then read it back. A page that clamps or rejects the number is an error naming what
+ * the field shows, never a pass.
+ */
+async function commitNumber(loc: Locator, typed: string): Promise<{ showing: string } | undefined> {
+  await loc.blur({ timeout: 1000 }).catch(() => {});
+  await loc.page().waitForTimeout(0);
+  const now = await loc.inputValue({ timeout: 1000 }).catch(() => null);
+  if (now === null) return undefined; // replaced on change: nothing to read back
+  if (now.trim() !== typed && readNumber(now) !== Number(typed)) {
+    throw new AppError('action_failed', `Typed ${typed}, but the field now shows ${JSON.stringify(now)}: the page changed or refused it.`, { typed, observed: now });
+  }
+  return undefined;
+}
+
+/**
+ * A number field that cannot be typed into: its own up/down controls pressed one at a time
+ * (or ArrowUp/ArrowDown on a spinbutton without them), the value read after each press.
+ * A press that moves nothing, or a value that passes the target, is an error naming where
+ * the field stopped.
+ */
+async function stepTo(page: Page, loc: Locator, plan: Extract<FillPlan, { kind: 'step' }>, timeout: number): Promise<unknown> {
+  const steppers = await findSteppers(loc, timeout);
+  const role = await loc.getAttribute('role', { timeout }).catch(() => null);
+  if (!steppers && role !== 'spinbutton') {
+    throw new AppError('action_failed', `The field cannot be typed into and has no up/down controls beside it to step it from ${showNumber(plan.from)} to ${showNumber(plan.to)}.`, { from: plan.from, to: plan.to });
+  }
+  let current = (await readFieldNumber(loc)) ?? plan.from;
+  let presses = 0;
+  while (current !== plan.to) {
+    const up = plan.to > current;
+    if (presses >= 100) throw new AppError('action_failed', `Stopped after 100 presses: the field shows ${showNumber(current)}, not ${showNumber(plan.to)}.`, { observed: current, expected: plan.to });
+    if (steppers) await (up ? steppers.up : steppers.down).click({ timeout });
+    else await loc.press(up ? 'ArrowUp' : 'ArrowDown', { timeout });
+    presses++;
+    let next = await readFieldNumber(loc);
+    for (let i = 0; i < 5 && next === current; i++) {
+      await page.waitForTimeout(50);
+      next = await readFieldNumber(loc);
+    }
+    if (next === null || next === current) {
+      throw new AppError('action_failed', `Pressing ${up ? 'up' : 'down'} did not change the field: it stays at ${next === null ? 'a value that is not a number' : showNumber(current)} (wanted ${showNumber(plan.to)}; it may be at its ${up ? 'maximum' : 'minimum'}).`, { observed: next ?? current, expected: plan.to, presses });
+    }
+    if ((up && next > plan.to) || (!up && next < plan.to)) {
+      throw new AppError('action_failed', `The field steps past ${showNumber(plan.to)}: it went from ${showNumber(current)} to ${showNumber(next)}.`, { observed: next, expected: plan.to, presses });
+    }
+    current = next;
+  }
+  await Promise.all([steppers?.up.dispose(), steppers?.down.dispose()]).catch(() => {});
+  return { stepped: presses, from: showNumber(plan.from), value: showNumber(current), ...(plan.note ? { read: plan.note } : {}) };
 }

@@ -38,3 +38,6 @@ export { applySurface } from './surface/apply.js';
 export { refsForElements, type RefsForElementsOptions } from './surface/refs.js';
 export { SURFACE_SOURCE } from './bridge/surface.generated.js';
 export { utilityInjected } from './snapshot/direct.js';
+export { planFill, isNumeric, fieldFormat, mayConvert, type FieldFacts, type FillPlan } from './values/field.js';
+export { readWhen, readDate, readTime, isoForInput, isoWeek, formatFromHint, formatFromPicker, formatDate, formatName, orderOfLang, orderOfFormat, ValueError, type DateParts, type TimeParts, type When, type DayOrder, type FormatToken } from './values/dates.js';
+export { readNumber, readTimes, readRelative, countWord, showNumber } from './values/numbers.js';

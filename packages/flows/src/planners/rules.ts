@@ -5,6 +5,8 @@ import { CaseStop, errorOf, FIND_WAIT_MS, type AskContext, type CaseTools, type 
 import type { Planner } from './planner.js';
 import { interpretMailStep, runMailStep } from './rules-mail.js';
 import { EMAIL_VAR } from '../tools.js';
+import { countWord, readTimes } from '@ariadne/page';
+import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
 
 // The offline planner (the default): deterministic, no API key. It only turns sentences
 // into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
@@ -36,6 +38,8 @@ export type Intent =
   | { kind: 'drag'; from: string; to: string }
   | { kind: 'upload'; files: string[]; target: TargetSpec }
   | { kind: 'wait_text'; text: string }
+  /** "Find Chris's post": the item is on the page (and later steps may say "it", "his post"). */
+  | { kind: 'find'; name: string }
   | { kind: 'wait_gone'; text: string }
   | { kind: 'wait_time'; ms: number }
   | { kind: 'wait_stable' }
@@ -56,7 +60,7 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
 const KEYS = new Set(['enter', 'return', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
 const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', return: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
@@ -273,13 +277,32 @@ export function interpret(step: string): Intent {
       return { kind: 'sequence', parts: pieces.map((p) => `${fills[1]} ${p}`).map((text) => ({ text, intent: interpretOne(text) })) };
     }
   }
-  const parts = splitCompound(s);
+  const parts = splitCompound(s).flatMap(sentences).map(withoutConnective);
   if (parts.length > 1) return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
-  return interpretOne(s);
+  return interpretOne(parts[0] ?? s);
+}
+
+/** "Find Chris's post. Like it.": one sentence per part, outside quotes (not after Mr., Dr., e.g.). */
+function sentences(step: string): string[] {
+  if (isAssertionStep(step)) return [step];
+  const masks: string[] = [];
+  const masked = step.replace(/"[^"]*"|“[^”]*”/g, (m) => {
+    masks.push(m);
+    return `\u0000${masks.length - 1}\u0000`;
+  });
+  const out = masked.split(/(?<!\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Inc|Ltd|Co))[.!]\s+(?=[A-Z\u0000])/).map((p) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => masks[Number(i)]).trim()).filter(Boolean);
+  return out.length ? out : [step];
+}
+
+/** "Then share his post", "And press Save", "Next, click OK": the connective is not part of the step. */
+function withoutConnective(part: string): string {
+  return part.replace(/^(?:and\s+then|then|and|next|finally|after that|afterwards|now)\b,?\s+(?=\S)/i, '');
 }
 
 function interpretOne(step: string): Intent {
-  let s = step.trim().replace(/[.!]+$/, '').trim();
+  // "the date field (mm/dd/yyyy)": the format a person read off the field is not part of its name
+  // (the page layer reads the format from the field itself).
+  let s = step.trim().replace(/[.!]+$/, '').trim().replace(/\s*\((?:e\.g\.\s*)?(?:[dmyjat]{1,4}[/.\- ]){2}[dmyjat]{2,4}\)/gi, '');
   let m: RegExpExecArray | null;
   if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   if (isAssertionStep(s)) {
@@ -292,6 +315,8 @@ function interpretOne(step: string): Intent {
     waitMs = 10_000;
     s = s.slice(0, w.index);
   }
+  // "Click the up arrow again", "Press Save once more": the same action, once.
+  s = s.replace(/\s+(?:again|once more|one more time)$/i, '');
   if (/^(?:go|navigate|browse)\s+back(?:\s+to\s+the\s+previous\s+page)?$/i.test(s) || /^back$/i.test(s)) return { kind: 'back' };
   if (/^(?:go\s+)?forward$/i.test(s)) return { kind: 'forward' };
   if (/^(?:reload|refresh)(?:\s+the\s+page)?$/i.test(s)) return { kind: 'reload' };
@@ -303,6 +328,10 @@ function interpretOne(step: string): Intent {
   // "Dismiss the newsletter dialog", "Close the cookie popup": the open modal's close control.
   if (/^(?:close|dismiss)\s+(?:the\s+)?[\w -]+?\s+(?:dialog|modal|pop-?up|popup window)$/i.test(s)) return { kind: 'close_dialog' };
   if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
+  // "Open the e-mail from Rochelle Park": the message's own link in the row that shows the name, when no control is named so.
+  if ((m = /^(?:open|read|view)\s+(?:the\s+)?(?:e-?mail|mail|message|conversation|thread)\s+(?:sent\s+)?(?:from|by)\s+(.+)$/i.exec(s))) {
+    return { kind: 'click', target: parseTarget(s.replace(/^(?:open|read|view)\s+/i, '')), alternatives: [{ phrase: '', role: 'link', scope: unquote(m[1]) }] };
+  }
   if ((m = /^(?:go to|open|navigate to|visit|load|browse to)\s+(.+)$/i.exec(s))) {
     const arg = unquote(m[1].replace(/^the\s+(?:url|page|address)\s+/i, ''));
     if (/^(https?:\/\/|\/|\.\.?\/)|^[\w.-]+\.(html?|php|aspx?)\b|^about:blank$/i.test(arg)) return { kind: 'navigate', url: arg };
@@ -408,14 +437,33 @@ function interpretOne(step: string): Intent {
   if (/^(?:expand|open|show)\s+(?:the\s+)?(?:collapsed\s+|closed\s+|hidden\s+)?(?:section|panel|accordion|details|group|node|folder|disclosure)$/i.test(s)) return { kind: 'click', target: { phrase: '', role: null, collapsed: true } };
   // "Expand the Advanced section", "Collapse FAQ".
   if ((m = /^(?:expand|collapse|show|hide)\s+(?:the\s+)?(.+?)(?:\s+(?:section|panel|group|details|accordion|folder|node|tree ?item|branch))?$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Find Chris's post", "Locate the e-mail from Noor Haddad": the item is shown (a later step may say "it").
+  if ((m = /^(?:find|locate|look\s+(?:at|for)|spot|go\s+to)\s+(.+)$/i.exec(s)) && namedItem(m[1])) return { kind: 'find', name: namedItem(m[1])! };
+  // Numbers by steps: "Increase the quantity by 2", "Decrease adults by one", "Raise Seats from 5 to 7
+  // (with the up arrow)": the field is set in the page layer, typed or stepped with its own +/−.
+  if ((m = /^(increase|raise|increment|bump(?:\s+up)?|up|decrease|lower|reduce|decrement|drop|bump\s+down)\s+(?:the\s+)?(.+?)\s+by\s+(\S+)(?:\s+(?:with|using)\s+.+)?$/i.exec(s)) && countWord(m[3]) !== null) {
+    const down = /^(?:decrease|lower|reduce|decrement|drop|bump\s+down)$/i.test(m[1]);
+    return { kind: 'fill', value: `${down ? '-' : '+'}=${countWord(m[3])}`, target: parseTarget(m[2], 'textbox') };
+  }
+  if ((m = /^(?:increase|raise|decrease|lower|reduce|change|bump|take|move)\s+(?:the\s+)?(.+?)\s+(?:from\s+\S+\s+)?(?:up\s+|down\s+)?to\s+(-?\d+(?:\.\d+)?)(?:\s*,?\s+(?:with|using|by clicking|by pressing|clicking|pressing)\b.+)?$/i.exec(s))) {
+    return { kind: 'fill', value: m[2], target: parseTarget(m[1], 'textbox') };
+  }
+  // "Click the up arrow twice", "Press the + button 3 times": the click, that many times, each reported.
+  if ((m = /^(click|tap|press|hit)\s+(?:on\s+)?(.+?)\s+(twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times)$/i.exec(s))) {
+    const n = readTimes(m[3]);
+    const click = interpretOne(`${m[1]} ${m[2]}`);
+    const [verb, what] = [m[1], m[2]];
+    if (n && n <= 20 && click.kind === 'click') return { kind: 'sequence', parts: Array.from({ length: n }, (_, i) => ({ text: `${verb} ${what} (${i + 1} of ${n})`, intent: click })) };
+  }
   // "Choose Export from the File menu": a menu item, with the menu as the route to it.
   if ((m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|on)\s+(?:the\s+)?(.+?\s+(?:menu|submenu|context menu))$/i.exec(s))) {
     const path = m[1].split(/\s*(?:>|→|›)\s*/).filter(Boolean);
     return { kind: 'click', target: { ...parseTarget(path[path.length - 1]), scope: path.length > 1 ? path[path.length - 2] : unquote(m[2]) } };
   }
-  // "Pick May 20, 2024 as the end date": a date typed into its field, never a list choice.
+  // "Pick May 20, 2024 as the end date": a date typed into its field, never a list choice (the
+  // page layer writes it in the form the field takes).
   if ((m = /^(?:pick|choose|select|set|enter|use)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s)) && monthNameDate(m[1])) {
-    return { kind: 'fill', value: monthNameDate(m[1])!, target: parseTarget(m[2], 'textbox') };
+    return { kind: 'fill', value: unquote(m[1]), target: parseTarget(m[2], 'textbox') };
   }
   // "Choose Canada as the country": a choice, never text left in a field.
   if ((m = /^(?:pick|choose|select)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) {
@@ -483,12 +531,138 @@ function interpretOne(step: string): Intent {
   return { kind: 'unknown', reason: 'no rule matches its wording' };
 }
 
+// --- Back-references ----------------------------------------------------------------
+
+/** A scope worth remembering as a row/card/item: a name as a row shows it, not "the toolbar". */
+function looksLikeName(s: string | undefined): s is string {
+  return typeof s === 'string' && /^[\p{Lu}@#"“\d]/u.test(s.trim()) && !isBackReference(s);
+}
+
+/** The rows/cards/items an intent names ("the e-mail from Rochelle Park" → Rochelle Park). */
+export function namesOf(intent: Intent): string[] {
+  const out: string[] = [];
+  const add = (s: string | null | undefined) => {
+    if (looksLikeName(s ?? undefined) && !out.includes(s!)) out.push(s!);
+  };
+  const spec = (t: TargetSpec | undefined) => {
+    if (!t) return;
+    if (t.scope) add(namedItem(t.scope) ?? t.scope);
+    else if (t.phrase) add(namedItem(t.phrase));
+  };
+  switch (intent.kind) {
+    case 'row_action': case 'remove_item': add(namedItem(intent.item) ?? intent.item); break;
+    case 'find': add(intent.name); break;
+    case 'click': case 'hover': case 'check': case 'uncheck': case 'toggle': case 'fill': case 'select': spec(intent.target); break;
+    case 'press': spec(intent.target); break;
+    case 'sequence': for (const p of intent.parts) for (const n of namesOf(p.intent)) add(n); break;
+    default: break;
+  }
+  return out;
+}
+
+function withScope(t: TargetSpec, name: string): TargetSpec {
+  return isBackReference(t.scope) ? { ...t, scope: name } : t;
+}
+
+/** The intent with every scope that only points back ("her row", "the same card") set to `name`. */
+function rebind(intent: Intent, name: string): Intent {
+  switch (intent.kind) {
+    case 'row_action':
+      return { ...intent, item: isBackReference(intent.item) ? name : intent.item, specs: intent.specs.map((t) => withScope(t, name)), words: intent.words.replace(/\b(?:her|his|its|their|that|this|the same)\s+(?:row|card|item|post|entry|line|message|e-?mail|record|tile|one)\b/i, `the row of "${name}"`) };
+    case 'remove_item':
+      return isBackReference(intent.item) ? { ...intent, item: name } : intent;
+    case 'click': case 'hover': case 'check': case 'uncheck': case 'toggle': case 'fill': case 'select':
+      return { ...intent, target: withScope(intent.target, name), ...('alternatives' in intent && intent.alternatives ? { alternatives: intent.alternatives.map((t) => withScope(t, name)) } : {}) } as Intent;
+    case 'press':
+      return intent.target ? { ...intent, target: withScope(intent.target, name) } : intent;
+    case 'assert':
+      return 'target' in intent.check ? { ...intent, check: { ...intent.check, target: withScope(intent.check.target, name) } } : intent;
+    default:
+      return intent;
+  }
+}
+
+/**
+ * A scope worded as the thing a row shows ("the row "e-mail from Rochella Parks"", "the post by
+ * Marcus Webb") is the row that shows the name: the scope is the name.
+ */
+function plainScopes(intent: Intent): Intent {
+  const fix = (t: TargetSpec): TargetSpec => {
+    const n = t.scope && !isBackReference(t.scope) ? namedItem(t.scope) : null;
+    return n && n !== t.scope ? { ...t, scope: n } : t;
+  };
+  switch (intent.kind) {
+    case 'row_action': {
+      const n = namedItem(intent.item);
+      return { ...intent, ...(n ? { item: n } : {}), specs: intent.specs.map(fix) };
+    }
+    case 'click': case 'hover': case 'check': case 'uncheck': case 'toggle': case 'fill': case 'select':
+      return { ...intent, target: fix(intent.target), ...('alternatives' in intent && intent.alternatives ? { alternatives: intent.alternatives.map(fix) } : {}) } as Intent;
+    default:
+      return intent;
+  }
+}
+
+/** Whether an intent leans on a back-reference it cannot act on alone. */
+function pointsBack(intent: Intent): string | null {
+  const specs: (TargetSpec | undefined)[] = [];
+  switch (intent.kind) {
+    case 'row_action': if (isBackReference(intent.item)) return intent.item; specs.push(...intent.specs); break;
+    case 'remove_item': if (isBackReference(intent.item)) return intent.item; break;
+    case 'click': case 'hover': case 'check': case 'uncheck': case 'toggle': case 'fill': case 'select': specs.push(intent.target, ...('alternatives' in intent ? intent.alternatives ?? [] : [])); break;
+    case 'press': specs.push(intent.target); break;
+    case 'assert': if ('target' in intent.check) specs.push(intent.check.target); break;
+    default: break;
+  }
+  const t = specs.find((x) => x && isBackReference(x.scope));
+  return t?.scope ?? null;
+}
+
+/**
+ * One part of a step, with its back-references bound to what earlier parts and steps named
+ * (scope-memory.ts); the part's own names are remembered for later parts. A reference with
+ * no antecedent, or an ambiguous one, is an unknown intent saying so (the step fails).
+ */
+export function bindPart(text: string, intent: Intent, stepIndex: number, memory: ScopeMemory, lastClick: { intent: Intent | null }): Intent {
+  let out = intent;
+  if (hasObjectPronoun(text)) {
+    // "Click it again" right after a click: that control. Otherwise "it" is the item last named.
+    if (/^\s*(?:click|tap|press|hit)\s+(?:on\s+)?(?:it|them)\b/i.test(text) && lastClick.intent) out = lastClick.intent;
+    else {
+      const r = memory.resolve(/\b(?:it|them|him|her)\b/i.exec(text)?.[0] ?? 'it');
+      if (!r.ok) return { kind: 'unknown', reason: r.reason };
+      const again = replaceObjectPronoun(text, r.name);
+      if (again) out = interpret(again);
+    }
+  }
+  out = plainScopes(out);
+  const back = pointsBack(out);
+  if (back) {
+    const r = memory.resolve(back);
+    if (!r.ok) return { kind: 'unknown', reason: r.reason };
+    out = rebind(out, r.name);
+  }
+  const names = namesOf(out);
+  for (const n of names) memory.remember(stepIndex, n);
+  lastClick.intent = out.kind === 'click' ? out : null;
+  return out;
+}
+
 // --- Executing ----------------------------------------------------------------------
 
 export class RulesPlanner implements Planner {
   readonly name = 'rules';
+  /** What each running case's steps have named so far, for "her row", "it", "the same card". */
+  private memories = new WeakMap<CaseTools, { memory: ScopeMemory; lastClick: { intent: Intent | null } }>();
+
+  private memoryOf(tools: CaseTools): { memory: ScopeMemory; lastClick: { intent: Intent | null } } {
+    let m = this.memories.get(tools);
+    if (!m) this.memories.set(tools, (m = { memory: new ScopeMemory(), lastClick: { intent: null } }));
+    return m;
+  }
 
   async runCase(c: PlanCase, tools: CaseTools): Promise<void> {
+    this.memories.delete(tools);
     for (const step of c.steps) {
       const ok = await this.runStep(step, tools);
       if (!ok) {
@@ -515,7 +689,11 @@ export class RulesPlanner implements Planner {
         return false;
       }
     }
-    const intent = interpret(text);
+    const mem = this.memoryOf(tools);
+    let intent = interpret(text);
+    // Back-references bound part by part, before anything runs.
+    if (intent.kind === 'sequence') intent = { ...intent, parts: intent.parts.map((p) => ({ ...p, intent: bindPart(p.text, p.intent, step.index, mem.memory, mem.lastClick) })) };
+    else intent = bindPart(text, intent, step.index, mem.memory, mem.lastClick);
     if (intent.kind === 'sequence') {
       // Nothing runs unless every part is understood: a dropped part is never a pass.
       // A part about the inbox or an HTTP check ("enter the code from the email and click Verify").
@@ -630,15 +808,12 @@ export class RulesPlanner implements Planner {
         });
         return rec.passed;
       }
-      case 'fill': {
-        const r = await tools.act(role, { action: 'fill', value: intent.value, target: intent.target }, ask);
-        if (r.ok) return true;
-        // A date field takes ISO dates: "05/14/2024" → 2024-05-14.
-        const d = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(intent.value);
-        if (d && /malformed|date/i.test(r.error?.message ?? '')) {
-          return act({ action: 'fill', value: `${d[3]}-${d[1].padStart(2, '0')}-${d[2].padStart(2, '0')}`, target: intent.target }, { ...ask, startedAt: Date.now() });
-        }
-        return false;
+      case 'fill':
+        // The page layer writes the value in the form the field takes (a date, a number, a step).
+        return act({ action: 'fill', value: intent.value, target: intent.target });
+      case 'find': {
+        const rec = await tools.assert(role, { type: 'text_visible', text: intent.name }, { ...ask, description: `find ${intent.name}` });
+        return rec.passed;
       }
       case 'add_item': {
         // The list's input (named like "new todo"/"add"/"what needs to be done", else the only
