@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRulesPlan, type RulesPlanRun } from './helpers/rules-plan.js';
-import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import type { RulesPlanRun } from './helpers/rules-plan.js';
+import { usePlainEnglish } from './helpers/plain-english.js';
 
 // People place a control by the text near it: "the fourth star under 'Tell us how we did'",
 // "the › arrow after 'Showing 1 to 2 of 7'". Words that lead onto the landmark text itself
@@ -12,27 +8,8 @@ import { startTestService, type TestService } from './helpers/service.js';
 // plans and REST descriptions alike (seen as silent wrong passes on held-out pages). Either
 // the control is found, or the step fails; never a pass with nothing done.
 
-let svc: TestService;
-let fx: FixtureServer;
-let dir: string;
-let seq = 0;
-
-beforeAll(async () => {
-  [svc, fx] = await Promise.all([startTestService({ ACTION_TIMEOUT_MS: '4000', DESCRIBE_WAIT_MS: '800' }), startFixtureServer()]);
-  dir = mkdtempSync(path.join(tmpdir(), 'ariadne-landmarks-'));
-});
-afterAll(async () => {
-  await svc?.stop();
-  await fx?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function plan(steps: string[]): Promise<RulesPlanRun> {
-  return runRulesPlan(svc, {
-    url: `${fx.url}/plain-english/landmarks.html`, steps, runId: `lm${++seq}`, artifactsDir: dir,
-    settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
-  });
-}
+const pe = usePlainEnglish('lm');
+const plan = (steps: string[]) => pe.plan('landmarks.html', steps);
 
 /** A pass must have done the thing; anything else must be a failed step. */
 function rightOrFailed(r: RulesPlanRun, want: string): void {
@@ -52,34 +29,29 @@ describe('a landmark is not the control', () => {
   });
 
   it('REST: the same descriptions answer the control or an error, never ok on the caption', async () => {
-    const id = await svc.api.createSession();
+    const id = await pe.svc.api.createSession();
     try {
-      expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/plain-english/landmarks.html` })).status).toBe(200);
-      const state = (await svc.service.sessions.use('local', id)).role('default').page();
+      expect((await pe.svc.api.action(id, { action: 'navigate', url: `${pe.fx.url}/plain-english/landmarks.html` })).status).toBe(200);
+      const state = (await pe.svc.service.sessions.use('local', id)).role('default').page();
       const log = () => state.page.evaluate(() => document.getElementById('log')?.textContent ?? '');
-      const r1 = await svc.api.action(id, { action: 'click', description: "the sixth star under 'Tell us how we did'" });
+      const r1 = await pe.svc.api.action(id, { action: 'click', description: "the sixth star under 'Tell us how we did'" });
       expect(r1.status, JSON.stringify(r1.body)).not.toBe(200);
       expect(await log()).toBe('');
-      const r2 = await svc.api.action(id, { action: 'click', description: "the next arrow after 'Showing 1 to 2 of 7'" });
+      const r2 = await pe.svc.api.action(id, { action: 'click', description: "the next arrow after 'Showing 1 to 2 of 7'" });
       if (r2.status === 200) expect(await log()).toBe('next;');
       else expect(['no_effect', 'target_not_found', 'ambiguous_target']).toContain(r2.body.error.code);
       // The caption itself, asked for by a selector, is clicked as asked: ok (only the beacon went).
-      const r3 = await svc.api.action(id, { action: 'click', selector: '#range' });
+      const r3 = await pe.svc.api.action(id, { action: 'click', selector: '#range' });
       expect(r3.status).toBe(200);
       expect(r3.body.effect.dom).toBe(0);
     } finally {
-      await svc.api.delete(`/v1/sessions/${id}`);
+      await pe.svc.api.delete(`/v1/sessions/${id}`);
     }
   });
 });
 
 describe('a row\'s selection box is not the row\'s setting', () => {
-  async function table(steps: string[]): Promise<RulesPlanRun> {
-    return runRulesPlan(svc, {
-      url: `${fx.url}/plain-english/member-table.html`, steps, runId: `mt${++seq}`, artifactsDir: dir,
-      settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
-    });
-  }
+  const table = (steps: string[]) => pe.plan('member-table.html', steps);
 
   it('"Activate Olu Ade" never ticks the selection box of Olu Ade\'s row; "Tick Olu Ade\'s box" still does', async () => {
     for (const step of ['Activate Olu Ade', 'Deactivate Mara Lind', 'Turn on Olu Ade']) {

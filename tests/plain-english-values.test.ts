@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StepRecord } from '@ariadne/flows';
-import { runRulesPlan, type RulesPlanRun } from './helpers/rules-plan.js';
-import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { failedSteps, failureMessages, usePlainEnglish } from './helpers/plain-english.js';
 
 // Issue 25, values and back-references: dates, times and numbers written the way people write
 // them, into typed fields and into text fields that show their format (a jQuery-era booking
@@ -15,49 +9,11 @@ import { startTestService, type TestService } from './helpers/service.js';
 // and pronouns across a plan's steps ("her row", "it", "the same card"). Each page logs what
 // it received to #log, so a right pass is told from a wrong one by the page.
 
-let svc: TestService;
-let fx: FixtureServer;
-let dir: string;
-let seq = 0;
+const pe = usePlainEnglish('pv');
+const { plan, rest } = pe;
 
-beforeAll(async () => {
-  [svc, fx] = await Promise.all([startTestService({ ACTION_TIMEOUT_MS: '4000', DESCRIBE_WAIT_MS: '800' }), startFixtureServer()]);
-  dir = mkdtempSync(path.join(tmpdir(), 'ariadne-values-'));
-});
-afterAll(async () => {
-  await svc?.stop();
-  await fx?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function plan(page: string, steps: string[]): Promise<RulesPlanRun> {
-  return runRulesPlan(svc, {
-    url: `${fx.url}/plain-english/${page}`, steps, runId: `pv${++seq}`, artifactsDir: dir,
-    settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
-  });
-}
-
-async function rest(page: string, actions: Record<string, unknown>[]): Promise<{ answers: { status: number; body: any }[]; log: string; values: Record<string, string> }> {
-  const id = await svc.api.createSession();
-  try {
-    expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/plain-english/${page}` })).status).toBe(200);
-    const answers: { status: number; body: any }[] = [];
-    for (const a of actions) {
-      const r = await svc.api.action(id, a);
-      answers.push(r);
-      if (r.status !== 200) break;
-    }
-    const state = (await svc.service.sessions.use('local', id)).role('default').page();
-    const log = await state.page.evaluate(() => document.getElementById('log')?.textContent ?? '');
-    const values = await state.page.evaluate(() => Object.fromEntries([...document.querySelectorAll('input')].map((e) => [e.id, e.value])));
-    return { answers, log, values };
-  } finally {
-    await svc.api.delete(`/v1/sessions/${id}`);
-  }
-}
-
-const failed = (r: { steps: StepRecord[] }) => r.steps.filter((s) => s.status === 'failed');
-const messages = (r: { steps: StepRecord[] }) => failed(r).map((s) => s.error?.message ?? '').join('\n');
+const failed = failedSteps;
+const messages = failureMessages;
 
 describe('dates and times into typed fields (Bootstrap form, native inputs, en-GB page)', () => {
   it('plans: written dates, times, months and weeks go in as ISO', async () => {
@@ -132,18 +88,18 @@ describe('text fields that show their format, spinners and steppers (jQuery-era 
   });
 
   it('must-fail: 03/04/2025 into a field with no format on an "en" page is refused, never guessed', async () => {
-    const id = await svc.api.createSession();
+    const id = await pe.svc.api.createSession();
     try {
-      await svc.api.action(id, { action: 'navigate', url: `${fx.url}/plain-english/values-jquery.html` });
+      await pe.svc.api.action(id, { action: 'navigate', url: `${pe.fx.url}/plain-english/values-jquery.html` });
       // Make the check-in a native date input, as many pages do: "en" decides no day/month order.
-      const state = (await svc.service.sessions.use('local', id)).role('default').page();
+      const state = (await pe.svc.service.sessions.use('local', id)).role('default').page();
       await state.page.evaluate(() => { const el = document.getElementById('checkin') as HTMLInputElement; el.type = 'date'; el.placeholder = ''; });
-      const r = await svc.api.action(id, { action: 'fill', selector: '#checkin', value: '03/04/2025' });
+      const r = await pe.svc.api.action(id, { action: 'fill', selector: '#checkin', value: '03/04/2025' });
       expect(r.status).toBe(400);
       expect(r.body.error.message).toMatch(/could be 3 April or March 4.*nothing on the page says which order/);
       expect(await state.page.evaluate(() => (document.getElementById('checkin') as HTMLInputElement).value)).toBe('');
     } finally {
-      await svc.api.delete(`/v1/sessions/${id}`);
+      await pe.svc.api.delete(`/v1/sessions/${id}`);
     }
   });
 

@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StepRecord } from '@ariadne/flows';
-import { runRulesPlan, type RulesPlanRun } from './helpers/rules-plan.js';
-import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { failedSteps, failureMessages, usePlainEnglish } from './helpers/plain-english.js';
 
 // Issue 25 (and issue 24 item 6): everyday wording on weakly built pages, through the rules
 // planner AND the REST description ladder (one resolver behind both), on
@@ -17,49 +11,11 @@ import { startTestService, type TestService } from './helpers/service.js';
 // the way the web-components TodoMVC writes its rows. Each page appends what was done to
 // #log, so a right pass is told from a wrong one by the page, not by Ariadne's answer.
 
-let svc: TestService;
-let fx: FixtureServer;
-let dir: string;
-let seq = 0;
+const pe = usePlainEnglish('pw');
+const { plan, rest } = pe;
 
-beforeAll(async () => {
-  [svc, fx] = await Promise.all([startTestService({ ACTION_TIMEOUT_MS: '4000', DESCRIBE_WAIT_MS: '800' }), startFixtureServer()]);
-  dir = mkdtempSync(path.join(tmpdir(), 'ariadne-weak-'));
-});
-afterAll(async () => {
-  await svc?.stop();
-  await fx?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function plan(page: string, steps: string[]): Promise<RulesPlanRun> {
-  return runRulesPlan(svc, {
-    url: `${fx.url}/plain-english/${page}`, steps, runId: `pw${++seq}`, artifactsDir: dir,
-    settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
-  });
-}
-
-/** REST actions by description on a fresh session; answers and the page's #log. */
-async function rest(page: string, actions: Record<string, unknown>[]): Promise<{ answers: { status: number; body: any }[]; log: string }> {
-  const id = await svc.api.createSession();
-  try {
-    expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/plain-english/${page}` })).status).toBe(200);
-    const answers: { status: number; body: any }[] = [];
-    for (const a of actions) {
-      const r = await svc.api.action(id, a);
-      answers.push(r);
-      if (r.status !== 200) break;
-    }
-    const state = (await svc.service.sessions.use('local', id)).role('default').page();
-    const log = await state.page.evaluate(() => document.getElementById('log')?.textContent ?? '');
-    return { answers, log };
-  } finally {
-    await svc.api.delete(`/v1/sessions/${id}`);
-  }
-}
-
-const failed = (r: { steps: StepRecord[] }) => r.steps.filter((s) => s.status === 'failed');
-const messages = (r: { steps: StepRecord[] }) => failed(r).map((s) => s.error?.message ?? '').join('\n');
+const failed = failedSteps;
+const messages = failureMessages;
 
 describe('1. role words before or after a name', () => {
   it('plans: "Press button OK, then press button Cancel", "Click the link Home", "press key Enter"', async () => {
@@ -233,7 +189,7 @@ describe('6. dialogs as scopes', () => {
 
   it('REST: "the x in the dialog"', async () => {
     const r = await rest('weak-inbox.html', [{ action: 'click', description: 'the x in the dialog' }]);
-    expect(r.answers[0].status).toBe(200);
+    expect(r.answers[0].status, JSON.stringify(r.answers[0].body)).toBe(200);
     expect(r.log).toBe('notice closed;');
   });
 });
