@@ -294,6 +294,7 @@ export function parseRowAction(words: string): { verb: string; item: string; spe
   const m = ROW_ACTION.exec(s);
   if (!m) return null;
   // "Rename report.pdf from its ⋯ menu": the row's own menu holds the control (disclose.ts opens it).
+  const viaMenu = ROW_MENU_TAIL.test(m[2].trim());
   let item = m[2].trim().replace(ROW_MENU_TAIL, '');
   // "Ben Ode's post", "the "Q3 report" message", "Invoice 12 row".
   const poss = /^(.+?)['’]s\s+(?:post|comment|message|photo|tweet|row|item|card|entry|profile|reply|review|answer|question)$/i.exec(item);
@@ -304,7 +305,8 @@ export function parseRowAction(words: string): { verb: string; item: string; spe
   item = unquote(item);
   if (!item || (!quoted && /\s+(?:in|on|inside|within|from|next to|beside|near)\s+(?:the|a|an)\s+/i.test(item))) return null;
   const verb = m[1].toLowerCase();
-  const specs = rowVerbNames(verb).map((phrase): DescribedTarget => ({ phrase, role: null, scope: item }));
+  // From the row's menu: an item named so, verbatim (never an icon that means the verb).
+  const specs = rowVerbNames(verb).map((phrase): DescribedTarget => ({ phrase, role: null, scope: item, ...(viaMenu ? { quoted: true } : {}) }));
   return { verb, item, specs };
 }
 

@@ -492,6 +492,9 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (best.length) tiers[Math.min(...best)].push(f);
     }
   }
+  // Counting icons ("the 4th star of Dana's post", "Give it 3 stars"): "star" and "star 4" are
+  // one picture, so the name tiers are one pool, and the scope picks the run.
+  if (spec.phrase && (spec.run || (spec.ordinal && pictured))) tiers = [[...tiers[0], ...tiers[1], ...tiers[2]].sort((a, b) => a.index - b.index), [], [], tiers[3]];
   for (const [ti, tier] of tiers.entries()) {
     if (!tier.length) continue;
     // A derived reading: the whole name, in a container that shows the scope as a whole text.
@@ -547,11 +550,12 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       // for: the tree's inferred label, or the text next to it), or by its picture (an inferred icon name).
       const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase, hit.node.inferredFrom));
       const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text'].includes(hit.node.inferredFrom ?? '');
-      const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured ? 'inferred-name' : 'adjacent-text';
+      const byIcon = Boolean(spec.phrase) && !spec.quoted && !accessible && iconLike(hit) && nameTier(hit.name, spec.phrase, false) < 0 && iconSynonym(hit.name, spec.phrase, hit.node.inferredFrom);
+      const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured || byIcon ? 'inferred-name' : 'adjacent-text';
       why.unshift(
         !spec.phrase
           ? `the only ${spec.role ?? action + 'able element'}${spec.scope ? ` in the container that mentions "${spec.scope}"` : ''}`
-          : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `inferred name ("${hit.name}", from its ${hit.node.inferredFrom})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
+          : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `${pictured ? 'inferred' : 'icon'} name ("${hit.name}", from its ${hit.node.inferredFrom ?? 'icon text'})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
       );
       return { kind: 'hit', ref: hit.ref, node: hit.node, role: hit.node.role, name: hit.name || hit.adjacent, rung: spec.scope ? 'scope' : spec.landmark ? 'landmark' : spec.ordinal ? 'ordinal' : rung, why: why.join('; ') };
     }
