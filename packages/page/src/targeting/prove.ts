@@ -48,7 +48,8 @@ const GLYPHS: [RegExp, string[]][] = [
 
 function alternatives(word: string): string[] {
   const out = new Set([word]);
-  for (const w of iconAlternatives(word)) out.add(w);
+  // The same icon's other words: three letters or more (a lone "i" or "x" would be found anywhere).
+  for (const w of iconAlternatives(word)) if (w.length >= 3) out.add(w);
   for (const [re, gl] of GLYPHS) if (re.test(word)) for (const w of gl) out.add(w);
   return [...out];
 }
@@ -100,12 +101,14 @@ export async function unaccounted(locator: Locator, words: string[], also = '', 
       for (const s of [a.previousElementSibling, a.nextElementSibling]) if (s && (s.textContent ?? '').length <= 80) add(textOf(s));
     }
     const hay = texts.join(' \u0000 ').replace(/[-_]+/g, ' ');
-    const has = (w: string) => {
+    // The word itself by its stem ("star" in "starred"); the same icon's other words whole
+    // ("pen" never in "pending").
+    const has = (w: string, whole: boolean) => {
       const stem = w.replace(/(?:es|s)$/, '');
-      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[-_]+/g, ' ')}`, 'u');
+      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[-_]+/g, ' ')}${whole ? '(?:e?s)?(?:$|[^\\p{L}\\p{N}])' : ''}`, 'u');
       return re.test(hay);
     };
-    return groups.map((g) => g.some(has));
+    return groups.map((g) => g.some((w, i) => has(w, i > 0 && /^[\p{L}\p{N} ]+$/u.test(w))));
   }, { groups, name }, { timeout: 1500 }).catch(() => groups.map(() => true));
   return words.filter((_, i) => !found[i]);
 }
