@@ -87,7 +87,7 @@ describe('icons by their picture (Material ligatures, Font Awesome classes, a CS
     const a = await plan('icons-material.html', ['Click the circular arrow', 'Click the paper plane icon', 'Click the magnifier', 'Click the cog']);
     expect(messages(a)).toBe('');
     expect(a.log).toBe('refresh;send;search;settings;');
-    const b = await plan('icons-fa.html', ['Click the floppy disk', 'Press the chain-link button', 'Click the bell', 'Click the paper plane']);
+    const b = await plan('icons-fa.html', ['Click the floppy disk', 'Press the chain-link button in the toolbar', 'Click the bell', 'Click the paper plane']);
     expect(messages(b)).toBe('');
     expect(b.log).toBe('save;link;bell;sendit;');
   });

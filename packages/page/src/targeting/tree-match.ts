@@ -461,6 +461,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     spec = { ...spec, scope: undefined, strict: false };
     if (!pool.length) return { kind: 'none', why: `no group named "${g}" holds a ${fam.roles ? [...fam.roles].join('/') : 'control'}` };
   }
+  // "the chain-link button in the toolbar" on a page whose toolbar says no "toolbar": a
+  // role=toolbar, else a box holding a row of three or more clickable icons (its direct children).
+  if (spec.scope && TOOLBAR_WORDS.test(spec.scope.trim()) && !all.some((f) => labelText(f.node).includes(bare(spec.scope!)))) {
+    const bar = (a: AriaElement) => a.role === 'toolbar' || (a.children ?? []).filter((c) => isElement(c) && isClickableNode(c) && !/[\p{L}\p{N}]{2,}/u.test(c.name ?? '')).length >= 3;
+    pool = pool.filter((f) => f.ancestors.slice(-2).some(bar));
+    spec = { ...spec, scope: undefined };
+    if (!pool.length) return { kind: 'none', why: 'no toolbar (a role=toolbar, or a row of three or more icon controls) holds it' };
+  }
   // An icon-only control: no letter or digit in its name (×, 🗑, or none at all).
   if (spec.unnamed) pool = pool.filter((f) => !/[\p{L}\p{N}]/u.test(f.name));
   if (itemKind) pool = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
@@ -578,6 +586,8 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   }
   return { kind: 'none', why: `no ${fam.roles ? [...fam.roles].join('/') : fam.needClickable ? 'clickable element' : 'element'} matches ${describe(spec)}` };
 }
+
+const TOOLBAR_WORDS = /^(?:the\s+)?(?:(?:top|main|editor|formatting|format|icon|button|action|actions)\s+)?(?:tool ?bar|icon ?bar|button ?bar|action ?bar|formatting bar)$/i;
 
 /** Candidates grouped by the element that holds them directly: the runs of like icons, in reading order. */
 function runsOf(cands: Flat[]): Flat[][] {
