@@ -90,6 +90,9 @@ describe('icons by their picture (Material ligatures, Font Awesome classes, a CS
     const b = await plan('icons-fa.html', ['Click the floppy disk', 'Press the chain-link button in the toolbar', 'Click the bell', 'Click the paper plane']);
     expect(messages(b)).toBe('');
     expect(b.log).toBe('save;link;bell;sendit;');
+    const c = await plan('icons-fa.html', ['Press the link icon', 'Click the toolbar button with the paper plane']);
+    expect(messages(c)).toBe('');
+    expect(c.log).toBe('link;sendit;');
   });
 
   it('REST: "the circular-arrow icon", "the gear", "the second pencil", "the last bin icon"', async () => {

@@ -79,8 +79,18 @@ function ordinalOf(w: string): number {
  * arrow right of the Milk frother stars" → the icon, its position and the thing it belongs to.
  */
 export function refineIconTarget(spec: DescribedTarget, isIcon: (w: string) => boolean): DescribedTarget {
-  if (spec.quoted || !spec.phrase) return spec;
+  if (spec.quoted) return spec;
   let out = spec;
+  // "the link icon", "the key icon": the kind word was the picture ("link" read as a link named "icon").
+  const kindPicture = /^(?:the\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:icon|symbol|glyph)$/iu.exec(out.whole ?? '');
+  if (kindPicture && /^(?:icon|symbol|glyph)?$/i.test(out.phrase) && isIcon(kindPicture[1])) return { ...out, phrase: kindPicture[1], role: null, icon: true };
+  if (!out.phrase) return out;
+  // "the (toolbar) button with dots and lines", "the icon showing a paper plane": the picture it shows.
+  const showing = /^(?:the\s+)?(?:(.+?)\s+)?(?:button|btn|icon|control|link)\s+(?:with|showing|that shows|which shows|displaying|drawn as)\s+(?:an?\s+|the\s+)?(.+)$/i.exec(out.phrase);
+  if (showing && isIcon(showing[2])) {
+    out = { ...out, phrase: showing[2], icon: true, whole: out.phrase };
+    if (showing[1] && !out.scope) out.scope = showing[1];
+  }
   if (!out.scope) {
     const m = new RegExp(String.raw`^(?:the\s+)?(?:${ORD_WORD}\s+)?(.+?)\s+(?:of|under|below|beneath|above|on|in|for|from|beside|next to|by|right of|left of)\s+(?:the\s+)?(.+)$`, 'i').exec(out.phrase);
     // Only a picture ("the star of X"), never a purpose that starts a name ("Share on Facebook");
