@@ -27,6 +27,8 @@ export { generatedReason, isGenerated, type TokenKind } from './bridge/injected/
 export * from './settle.js';
 export * from './targeting/spec.js';
 export * from './targeting/tree-match.js';
+export * from './targeting/iconography.js';
+export * from './targeting/rating.js';
 export * from './targeting/locate.js';
 export * from './capture.js';
 export * from './quiet.js';

@@ -1,4 +1,4 @@
-import { landmarkRole, parseRowAction, parseTarget, rowVerbNames, type AriaRole, type DescribedTarget } from '@ariadne/page';
+import { landmarkRole, parseRating, parseRowAction, parseTarget, rowVerbNames, type AriaRole, type DescribedTarget } from '@ariadne/page';
 import { isAssertionStep, type PlanCase, type PlanStep } from '../plan.js';
 import type { CheckSpec } from '../types.js';
 import { CaseStop, errorOf, FIND_WAIT_MS, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
@@ -502,6 +502,9 @@ function interpretOne(step: string): Intent {
   if ((m = /^(?:remove|delete|clear)\s+(?:all\s+)?(?:the\s+)?(?:completed|done|finished)(?:\s+(?:todos?|to-dos?|tasks?|items?|entries))?$/i.exec(s))) {
     return { kind: 'click', target: { phrase: 'Clear completed', role: null }, alternatives: [{ phrase: 'Delete completed', role: null }, { phrase: 'Remove completed', role: null }] };
   }
+  // "Give the Coffee grinder 3 stars", "Rate Dana's post 4 out of 5": the Nth icon of that rating.
+  const rating = parseRating(s);
+  if (rating) return { kind: 'click', target: rating };
   // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
   if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?|inbox))?$/i.exec(s)) && !/^(?:the\s+)?(?:button|btn|link|icon)\b/i.test(m[2])) {
     const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:e-?mail|message|mail|post|comment|note|file|entry|item)\s+(?:sent\s+)?(?:from|by|of|for)\s+/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');

@@ -153,3 +153,90 @@ async function clickOpener(page: Page, handle: Awaited<ReturnType<Page['evaluate
     await handle.dispose().catch(() => {});
   }
 }
+
+/**
+ * A row's own menu (issue 25): "Reset Lee Chen's password from the ⋯ menu", "Archive Chris's
+ * row" where Archive sits only inside that row's ⋯ / kebab / "More actions" menu. Opens, in the
+ * one row (or card, or item) whose own text is exactly the scope, the control that hides the
+ * target: the opener of the hidden box whose whole text is the target's words; else, when the
+ * menu's items are rendered only on open, the row's only overflow control (⋯, ⋮, …, "More",
+ * "Actions", aria-haspopup, a kebab/ellipsis/dots icon). Never in another row: two rows showing
+ * the scope, or two overflow controls in the row, open nothing.
+ */
+export async function openRowMenu(page: Page, phrases: string[], scope: string, skip: string[]): Promise<Opening | null> {
+  const want = [...new Set(phrases.map(key).filter(Boolean))];
+  const sc = key(scope);
+  if (!want.length || !sc) return null;
+  const handle = await page.evaluateHandle(({ want, sc, skip }) => {
+    const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase().replace(/[.!?;,:]+$/, '');
+    const shown = (el: Element) => (el as HTMLElement).checkVisibility ? (el as HTMLElement).checkVisibility({ visibilityProperty: true } as never) : (el as HTMLElement).offsetParent !== null;
+    const up = (e: Element): Element | null => e.parentElement ?? (((e.getRootNode() as ShadowRoot).host as Element | undefined) ?? null);
+    const all: Element[] = [];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) {
+        all.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    const inside = (box: Element, el: Element) => { for (let a: Element | null = el; a; a = up(a)) if (a === box) return true; return false; };
+    const says = (el: Element) => {
+      if (/^(?:SCRIPT|STYLE|TEMPLATE|NOSCRIPT|OPTION|HEAD|TITLE)$/.test(el.tagName)) return false;
+      if ([el.getAttribute('aria-label'), el.getAttribute('title')].some((t) => t && want.includes(norm(t)))) return true;
+      const t = norm(el.textContent);
+      return want.includes(t) && ![...el.children].some((c) => norm(c.textContent) === t);
+    };
+    const clickable = (el: Element) => el.matches('a[href],button,[role=button],[role=menuitem],[tabindex]:not([tabindex="-1"]),[onclick],[aria-expanded],[aria-haspopup],[data-toggle],[data-bs-toggle]') || getComputedStyle(el).cursor === 'pointer';
+    // An overflow control: its glyph, words, popup attribute or icon class says "more".
+    const MORE_TEXT = /^(?:⋯|…|\.\.\.|⋮|︙|···|•••|more|more actions|more options|actions|options|menu|row actions|open menu|show more actions)$/;
+    const MORE_CLASS = /(?:^|[\s_-])(?:more|kebab|ellipsis|dots|overflow|meatball|more-vert|more-horiz|three-dots|actions-toggle|dropdown-toggle)(?:$|[\s_-])/i;
+    const moreLike = (el: Element) => {
+      if (!shown(el) || !clickable(el)) return false;
+      const words = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title')].map(norm);
+      if (words.some((w) => w && MORE_TEXT.test(w))) return true;
+      if (el.hasAttribute('aria-haspopup') && norm(el.textContent).length <= 2) return true;
+      return [el, ...el.querySelectorAll('*')].some((x) => MORE_CLASS.test(x.getAttribute('class') ?? '') || /^(?:more_vert|more_horiz)$/.test(norm(x.textContent)));
+    };
+    const nameOf = (el: Element) => (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    // The rows: the innermost elements showing exactly the scope, each widened to the first box
+    // holding controls besides the text (never one that shows the scope twice).
+    const rows = new Set<Element>();
+    for (const el of all) {
+      if (norm(el.textContent) !== sc || !shown(el) || [...el.children].some((c) => norm(c.textContent) === sc)) continue;
+      for (let a = up(el), i = 0; a && i < 8 && a !== document.body; a = up(a), i++) {
+        if ((a.textContent ?? '').length > 2000) break;
+        const again = [...a.querySelectorAll('*')].filter((x) => norm(x.textContent) === sc && ![...x.children].some((c) => norm(c.textContent) === sc));
+        if (again.length > 1) break;
+        const controls = [...a.querySelectorAll('*')].filter((x) => x !== el && !inside(x, el) && shown(x) && clickable(x));
+        if (controls.some(moreLike) || [...a.querySelectorAll('*')].some((x) => says(x) && !shown(x))) { rows.add(a); break; }
+      }
+    }
+    if (rows.size !== 1) return null;
+    const row = [...rows][0];
+    let opener: Element | null = null;
+    // Guided: the hidden target's outermost hidden box inside the row, and what opens it.
+    const target = [...row.querySelectorAll('*')].find((x) => says(x) && !shown(x));
+    if (target) {
+      let box: Element = target;
+      while (up(box) && up(box) !== row && !shown(up(box)!)) box = up(box)!;
+      if (box.id) {
+        const esc = CSS.escape(box.id);
+        opener = [...row.querySelectorAll(`[aria-controls~="${esc}"],a[href="#${esc}"],[data-target="#${esc}"],[data-bs-target="#${esc}"]`)].find(shown) ?? null;
+      }
+      for (let s = box.previousElementSibling; !opener && s; s = s.previousElementSibling) {
+        if (!shown(s)) continue;
+        const c = clickable(s) ? s : [...s.querySelectorAll('*')].find((x) => shown(x) && clickable(x)) ?? null;
+        if (c && moreLike(c)) opener = c;
+        break;
+      }
+    }
+    // Blind: the row's only overflow control.
+    if (!opener) {
+      const mores = [...row.querySelectorAll('*')].filter(moreLike).filter((x, _i, arr) => !arr.some((y) => y !== x && inside(y, x)));
+      if (mores.length === 1) opener = mores[0];
+    }
+    if (!opener || skip.includes(norm(nameOf(opener)) + ' @ ' + sc)) return null;
+    return { el: opener, label: `"${nameOf(opener) || 'menu'}" in the row showing "${sc}"` };
+  }, { want, sc, skip: skip.map((x) => x.toLowerCase()) }).catch(() => null);
+  return clickOpener(page, handle);
+}

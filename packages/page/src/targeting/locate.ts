@@ -7,7 +7,7 @@ import { waitForDomChange } from '../settle.js';
 import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
 import { inDialog, probeKinds } from './probe.js';
 import { fitFor, fitOrListener } from './fit.js';
-import { openBlind, openTowards } from './disclose.js';
+import { openBlind, openRowMenu, openTowards } from './disclose.js';
 
 /** Search behind disclosure: at most this many openings, within this long, per look-up. */
 const MAX_OPENINGS = 12;
@@ -381,6 +381,8 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
   const opened: string[] = [];
   let blindDone = false;
   let guidedDue = true;
+  // The rows (by their scope text) whose own menu was opened.
+  const rowMenus = new Set<string>();
   const withRoute = <T extends { why: string }>(x: T): T => {
     const bits = [revealed ? `revealed by ${revealed} first` : '', opened.length ? `found after opening ${opened.join(', then ')}` : ''].filter(Boolean);
     return bits.length ? { ...x, why: `${x.why}; ${bits.join('; ')}` } : x;
@@ -514,6 +516,23 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
         deadlineAt = Math.max(deadlineAt, Math.min(began + DISCLOSE_MS, Date.now() + 1500));
         continue;
       }
+      // A control only inside a row's own ⋯ / More menu ("Archive Chris's row", "Rename
+      // report.pdf from its ⋯ menu"): open that row's menu, once, and only that row's.
+      for (const x of specs) {
+        if (!x.phrase || !x.scope || x.landmark || x.offers || x.ordinal || rowMenus.has(x.scope.toLowerCase())) continue;
+        rowMenus.add(x.scope.toLowerCase());
+        const before = new Set(flat.map((f) => f.ref));
+        const r = await openRowMenu(page, specs.filter((y) => y.scope === x.scope && y.phrase).map((y) => y.phrase), x.scope, []);
+        if (r) {
+          opened.push(r.label);
+          shownBefore ??= before;
+          openedRoutes.push(x.scope.trim().toLowerCase());
+          guidedDue = true;
+          deadlineAt = Math.max(deadlineAt, Math.min(began + DISCLOSE_MS, Date.now() + 1500));
+          break;
+        }
+      }
+      if (guidedDue) continue;
     }
     // The longest pass so far, not the last: on a loaded machine one pass can take several
     // times another, and a miss that answers late is as wrong as one that answers early.

@@ -1,5 +1,5 @@
 import type { Locator } from 'playwright-core';
-import { ICON_SYNONYMS } from './tree-match.js';
+import { iconAlternatives, iconPhrasesIn } from './iconography.js';
 
 // The last stage before acting on a description (issue 24 §6): no silent pick. Every word of
 // the description that names something — the element's name, its picture, the person or the
@@ -22,12 +22,19 @@ control element image picture logo thing one new labeled labelled named called t
 red green blue yellow pink grey gray black white orange purple dark light small big large little tiny
 empty filled hollow solid round circular square outlined highlighted bright pale crossed out
 e-mail email mail message user person account profile
+give rate rating award score stars star-rating it them
 `.split(/\s+/).filter(Boolean));
 
 /** The words of a description that must be accounted for on the chosen element or its context. */
 export function namingWords(description: string): string[] {
-  const masked = description.toLowerCase().replace(/[“”"‘’']/g, ' ');
-  const words = masked.split(/[^\p{L}\p{N}@#._+-]+/u).map((w) => w.replace(/^[._-]+|[._-]+$/g, '')).filter(Boolean);
+  let masked = description.toLowerCase().replace(/[“”"‘’']/g, ' ');
+  // A count of icons ("3 stars", "4 out of 5", "star number 4") is a position in a run, not a name.
+  masked = masked.replace(/\b\d{1,2}\s+out\s+of\s+\d{1,2}\b/g, ' ').replace(/\b(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s*-?\s*(?=(?:stars?|hearts?|points?|thumbs?)\b)/g, ' ').replace(/\b(?:out\s+)?of\s+(?:\d{1,2}|five|ten)\b/g, ' ').replace(/\bnumber\s+\d{1,2}\b/g, ' ');
+  // A picture in several words ("the circular arrow", "the paper plane") is one naming word:
+  // found on the element as any name of that icon (fa-rotate-right, autorenew, ...).
+  const pictures = iconPhrasesIn(masked).filter((p) => p.includes(' '));
+  for (const p of pictures) masked = masked.replace(new RegExp(p.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s_-]+'), 'g'), ' ');
+  const words = [...pictures, ...masked.split(/[^\p{L}\p{N}@#._+-]+/u).map((w) => w.replace(/^[._-]+|[._-]+$/g, '')).filter(Boolean)];
   return [...new Set(words.filter((w) => !STRUCTURE.has(w) && !/^\d+(?:st|nd|rd|th)$/.test(w) && !/^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|only)$/.test(w)))];
 }
 
@@ -41,7 +48,8 @@ const GLYPHS: [RegExp, string[]][] = [
 
 function alternatives(word: string): string[] {
   const out = new Set([word]);
-  for (const g of ICON_SYNONYMS) if (g.includes(word)) for (const w of g) out.add(w);
+  // The same icon's other words: three letters or more (a lone "i" or "x" would be found anywhere).
+  for (const w of iconAlternatives(word)) if (w.length >= 3) out.add(w);
   for (const [re, gl] of GLYPHS) if (re.test(word)) for (const w of gl) out.add(w);
   return [...out];
 }
@@ -70,7 +78,8 @@ export async function unaccounted(locator: Locator, words: string[], also = '', 
       const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
       let n = 0;
       for (let t = w.nextNode(); t && n < 800; t = w.nextNode()) { const v = (t.nodeValue ?? '').trim(); if (v) { parts.push(v); n += v.length; } }
-      // Open shadow roots inside (a custom element's own text).
+      // Its own open shadow root and those inside (a custom element's own text).
+      if (e.shadowRoot) { const v = (e.shadowRoot.textContent ?? '').replace(/\s+/g, ' ').trim(); parts.push(v); n += v.length; }
       for (const d of e.querySelectorAll('*')) if (d.shadowRoot && n < 800) { const v = (d.shadowRoot.textContent ?? '').replace(/\s+/g, ' ').trim(); parts.push(v); n += v.length; }
       return parts.join(' ');
     };
@@ -92,12 +101,14 @@ export async function unaccounted(locator: Locator, words: string[], also = '', 
       for (const s of [a.previousElementSibling, a.nextElementSibling]) if (s && (s.textContent ?? '').length <= 80) add(textOf(s));
     }
     const hay = texts.join(' \u0000 ').replace(/[-_]+/g, ' ');
-    const has = (w: string) => {
+    // The word itself by its stem ("star" in "starred"); the same icon's other words whole
+    // ("pen" never in "pending").
+    const has = (w: string, whole: boolean) => {
       const stem = w.replace(/(?:es|s)$/, '');
-      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[-_]+/g, ' ')}`, 'u');
+      const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[-_]+/g, ' ')}${whole ? '(?:e?s)?(?:$|[^\\p{L}\\p{N}])' : ''}`, 'u');
       return re.test(hay);
     };
-    return groups.map((g) => g.some(has));
+    return groups.map((g) => g.some((w, i) => has(w, i > 0 && /^[\p{L}\p{N} ]+$/u.test(w))));
   }, { groups, name }, { timeout: 1500 }).catch(() => groups.map(() => true));
   return words.filter((_, i) => !found[i]);
 }

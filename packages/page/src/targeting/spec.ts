@@ -1,4 +1,6 @@
 import { roleHintFor, type AriaRole } from './phrases.js';
+import { isIconWords, isPictureWords } from './iconography.js';
+import { parseRating, refineIconTarget } from './rating.js';
 
 // What a phrase says about its target, as data: the name, the kind of control, where it
 // is (a landmark, a container that mentions some text, next to some text), which of
@@ -44,6 +46,8 @@ export interface DescribedTarget {
    * "account" must still find a button named "Link account".
    */
   whole?: string;
+  /** Count inside one run of like icons (a rating's stars); above 1, the run must have that many ("3 out of 5"). */
+  run?: number;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -138,6 +142,10 @@ function ordinalValue(w: string): number {
  * "the field labeled "Full name"", "the textbox" → a DescribedTarget.
  */
 export function parseTarget(raw: string, defaultRole: AriaRole | null = null): DescribedTarget {
+  return refineIconTarget(parseTargetWords(raw, defaultRole), isPictureWords);
+}
+
+function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedTarget {
   let s = raw.trim().replace(/[.!]+$/, '').trim();
   const spec: DescribedTarget = { phrase: '', role: null };
   // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
@@ -198,7 +206,7 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   const om = ORDINAL.exec(s);
   // Only before a kind or a quoted name ("the 2nd checkbox", "the last "Edit" button", "the
   // 3rd result"): "first name" and "last name" are names.
-  if (om && (ROLE_NOUNS.test(' ' + om[2]) || /["“‘]/.test(om[2]) || /^(?:result|item|entry|row|card|one|product|post|article)s?$/i.test(om[2].trim()))) {
+  if (om && (ROLE_NOUNS.test(' ' + om[2]) || /["“‘]/.test(om[2]) || /^(?:result|item|entry|row|card|one|product|post|article)s?$/i.test(om[2].trim()) || isIconWords(om[2]))) {
     spec.ordinal = ordinalValue(om[1]);
     s = om[2].trim();
   }
@@ -265,6 +273,7 @@ const ROW_VERB_NAMES: [RegExp, string[]][] = [
 ];
 export const ROW_VERBS = 'archive|unarchive|delete|remove|trash|destroy|discard|edit|rename|duplicate|clone|share|download|restore|approve|reject|decline|pin|unpin|star|unstar|favou?rite|like|unlike|follow|unfollow|mute|unmute|block|unblock|report|flag|refund|resend|upvote|downvote|bookmark|reply to|snooze|publish|unpublish';
 const ROW_ACTION = new RegExp(String.raw`^(${ROW_VERBS})\s+(?!(?:the\s+)?(?:button|btn|link|icon|control|all|everything|selected|in|on|for|of|from|next|this|that|it)\b)(?:the\s+|an?\s+)?(.+?)$`, 'i');
+const ROW_MENU_TAIL = /\s+(?:from|via|using|through|in|with|under)\s+(?:its|the|their|his|her|that)\s+(?:row['’]s\s+)?(?:[^\s]+\s+){0,2}?(?:menu|drop-?down|overflow menu|actions menu)$/i;
 const ROW_NOUN = /\s+(?:row|item|entry|line|record|card|post|message|email|mail|comment|thread|conversation|file|order|task|todo|note|ticket|issue)$/i;
 
 /** The control names that stand for a row verb: "Delete" also "Remove", "Trash", ... */
@@ -284,7 +293,9 @@ export function parseRowAction(words: string): { verb: string; item: string; spe
   const s = words.trim().replace(/[.!;,:]+$/g, '').trim();
   const m = ROW_ACTION.exec(s);
   if (!m) return null;
-  let item = m[2].trim();
+  // "Rename report.pdf from its ⋯ menu": the row's own menu holds the control (disclose.ts opens it).
+  const viaMenu = ROW_MENU_TAIL.test(m[2].trim());
+  let item = m[2].trim().replace(ROW_MENU_TAIL, '');
   // "Ben Ode's post", "the "Q3 report" message", "Invoice 12 row".
   const poss = /^(.+?)['’]s\s+(?:post|comment|message|photo|tweet|row|item|card|entry|profile|reply|review|answer|question)$/i.exec(item);
   if (poss) item = poss[1];
@@ -294,7 +305,8 @@ export function parseRowAction(words: string): { verb: string; item: string; spe
   item = unquote(item);
   if (!item || (!quoted && /\s+(?:in|on|inside|within|from|next to|beside|near)\s+(?:the|a|an)\s+/i.test(item))) return null;
   const verb = m[1].toLowerCase();
-  const specs = rowVerbNames(verb).map((phrase): DescribedTarget => ({ phrase, role: null, scope: item }));
+  // From the row's menu: an item named so, verbatim (never an icon that means the verb).
+  const specs = rowVerbNames(verb).map((phrase): DescribedTarget => ({ phrase, role: null, scope: item, ...(viaMenu ? { quoted: true } : {}) }));
   return { verb, item, specs };
 }
 
@@ -302,6 +314,9 @@ export function parseRowAction(words: string): { verb: string; item: string; spe
 export function parseDescription(description: string, defaultRole: AriaRole | null = null): DescribedTarget {
   const s = description.trim().replace(/[.!?;,:]+$/g, '').trim();
   const core = s.replace(LEAD_VERB, '');
+  // "Give the Coffee grinder 3 stars": the 3rd star of its rating (rating.ts).
+  const rating = parseRating(s);
+  if (rating) return rating;
   return parseTarget(core || s, defaultRole);
 }
 

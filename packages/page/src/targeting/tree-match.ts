@@ -1,5 +1,6 @@
 import { displayName, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import type { TargetAction, DescribedTarget } from './spec.js';
+import { isIconWords, sameIcon } from './iconography.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
 // and filtered by what the action can act on. Pure: unit-tested on plain trees.
@@ -214,35 +215,13 @@ const ICON_WORDS: [RegExp, RegExp][] = [
   [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
 ];
 
-// Words people use for one icon's purpose: "the bin icon" is the element named trash.
-export const ICON_SYNONYMS: string[][] = [
-  ['trash', 'bin', 'delete', 'remove', 'garbage', 'wastebasket', 'trash can', 'rubbish', 'discard', 'destroy'],
-  ['heart', 'like', 'love', 'favourite', 'favorite'],
-  ['star', 'favourite', 'favorite', 'bookmark'],
-  ['close', 'x', 'dismiss', 'times', 'cross', 'cancel'],
-  ['edit', 'pencil', 'pen', 'modify', 'rename'],
-  ['add', 'plus', 'new', 'create'],
-  ['settings', 'gear', 'cog', 'preferences', 'options'],
-  ['search', 'magnifier', 'magnifying glass', 'find'],
-  ['share', 'forward'],
-  ['reply', 'respond'],
-  ['menu', 'hamburger', 'more', 'ellipsis', 'kebab', 'dots', 'overflow'],
-  ['download', 'save'],
-  ['refresh', 'reload', 'sync'],
-  ['info', 'information', 'details'],
-  ['archive', 'box'],
-  ['flag', 'report'],
-  ['thumbs up', 'upvote', 'like', 'thumb up'],
-  ['check', 'tick', 'done', 'ok', 'confirm'],
-  ['comment', 'comments', 'speech bubble', 'chat', 'message'],
-];
-
-/** Do the words and the element's (icon) name say the same purpose? */
-export function iconSynonym(name: string, phrase: string): boolean {
-  const n = norm(name).replace(/[-_]+/g, ' ');
-  const p = norm(phrase).replace(/[-_]+/g, ' ');
-  if (!n || !p) return false;
-  return ICON_SYNONYMS.some((g) => g.includes(p) && g.some((w) => n === w || n.split(' ').includes(w)));
+/**
+ * Do the words and the element's (icon) name say the same icon? By the web's iconography
+ * (iconography.ts): "the bin" is an element named trash, delete or `delete_outline`, "the
+ * circular arrow" one named `fa-rotate-right`, `autorenew` or `arrow-clockwise`.
+ */
+export function iconSynonym(name: string, phrase: string, from?: string): boolean {
+  return sameIcon(name, phrase, from);
 }
 
 export function nameTier(name: string, phrase: string, quoted: boolean): number {
@@ -454,9 +433,12 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   const itemKind = spec.role === 'listitem' && !spec.phrase;
   // "Click the close button" on a clickable <span>: people call any clickable thing a button.
   const looseButton = action === 'click' && fam.roles?.has('button');
+  // Words that name an icon by its picture or purpose ("the ⋯ button", "the bin"): any control
+  // showing that icon, a link drawn as an icon button too (people call any icon a button).
+  const pictured = Boolean(spec.phrase) && !spec.quoted && isIconWords(spec.phrase);
   let pool = all.filter((f) => {
     if (opts.only && !opts.only(f)) return false;
-    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role))) return false;
+    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
     if (!fam.roles && fam.needClickable && !isClickableNode(f.node)) return false;
     return true;
   });
@@ -478,6 +460,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     pool = pool.filter((f) => f.ancestors.some((a) => ['group', 'radiogroup'].includes(a.role) && bare(a.name ?? '') === g));
     spec = { ...spec, scope: undefined, strict: false };
     if (!pool.length) return { kind: 'none', why: `no group named "${g}" holds a ${fam.roles ? [...fam.roles].join('/') : 'control'}` };
+  }
+  // "the chain-link button in the toolbar" on a page whose toolbar says no "toolbar": a
+  // role=toolbar, else a box holding a row of three or more clickable icons (its direct children).
+  if (spec.scope && TOOLBAR_WORDS.test(spec.scope.trim()) && !all.some((f) => labelText(f.node).includes(bare(spec.scope!)))) {
+    const bar = (a: AriaElement) => a.role === 'toolbar' || (a.children ?? []).filter((c) => isElement(c) && isClickableNode(c) && !/[\p{L}\p{N}]{2,}/u.test(c.name ?? '')).length >= 3;
+    pool = pool.filter((f) => f.ancestors.slice(-2).some(bar));
+    spec = { ...spec, scope: undefined };
+    if (!pool.length) return { kind: 'none', why: 'no toolbar (a role=toolbar, or a row of three or more icon controls) holds it' };
   }
   // An icon-only control: no letter or digit in its name (×, 🗑, or none at all).
   if (spec.unnamed) pool = pool.filter((f) => !/[\p{L}\p{N}]/u.test(f.name));
@@ -501,7 +491,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     for (const f of pool) {
       let t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
       // An icon named by its picture: "the bin icon" is the element named trash.
-      if (t < 0 && !spec.quoted && iconLike(f) && iconSynonym(f.name, spec.phrase)) t = 2;
+      if (t < 0 && !spec.quoted && iconLike(f) && iconSynonym(f.name, spec.phrase, f.node.inferredFrom)) t = 2;
       // A named field's text-before counts only for what a field takes (fill, type, clear); a
       // checkbox's text beside it when its own name is one every row repeats.
       const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action) || f.sharedName);
@@ -510,6 +500,9 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (best.length) tiers[Math.min(...best)].push(f);
     }
   }
+  // Counting icons ("the 4th star of Dana's post", "Give it 3 stars"): "star" and "star 4" are
+  // one picture, so the name tiers are one pool, and the scope picks the run.
+  if (spec.phrase && (spec.run || (spec.ordinal && pictured))) tiers = [[...tiers[0], ...tiers[1], ...tiers[2]].sort((a, b) => a.index - b.index), [], [], tiers[3]];
   for (const [ti, tier] of tiers.entries()) {
     if (!tier.length) continue;
     // A derived reading: the whole name, in a container that shows the scope as a whole text.
@@ -544,6 +537,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       const outside = cands.filter((c) => !c.ancestors.some((a) => a.role === 'contentinfo'));
       if (outside.length) cands = outside;
     }
+    if (spec.ordinal && (pictured || spec.run)) {
+      // Icons in runs (a rating's stars, a toolbar's arrows): "the 4th star" counts inside one
+      // run of like icons in one container; several runs and no scope saying which is no answer.
+      const runs = runsOf(cands);
+      if (spec.run && runs.length !== 1) return { kind: 'none', why: runs.length ? `${runs.length} groups of "${spec.phrase}" icons${spec.scope ? ` near "${spec.scope}"` : ''}, not one run to count in` : `no run of "${spec.phrase}" icons` };
+      if (spec.run && spec.run > 1 && runs[0].length !== spec.run) return { kind: 'none', why: `the run of "${spec.phrase}" icons has ${runs[0].length}, not ${spec.run}` };
+      if (runs.filter((r) => r.length > 1).length > 1) return { kind: 'ambiguous', count: runs.length, why: `${runs.length} runs of "${spec.phrase}" icons; say whose (its row or card)`, candidates: runs.slice(0, 10).map((r) => candidate(all, r[0], runs.map((x) => x[0]), { ...spec, ordinal: undefined }, action, { ...opts, wordings: false })) };
+    }
     if (spec.ordinal) {
       const k = spec.ordinal === -1 ? cands.length - 1 : spec.ordinal - 1;
       if (k < 0 || k >= cands.length) return { kind: 'none', why: `only ${cands.length} match${cands.length === 1 ? 'es' : ''} ${describe(spec)}, no #${spec.ordinal}` };
@@ -555,13 +556,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (itemKind && action === 'click' && !isClickableNode(hit.node)) hit = firstClickableInside(all, hit) ?? hit;
       // By its accessible name (role + name), by a name a person reads beside it (a label without
       // for: the tree's inferred label, or the text next to it), or by its picture (an inferred icon name).
-      const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase));
+      const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase, hit.node.inferredFrom));
       const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text'].includes(hit.node.inferredFrom ?? '');
-      const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured ? 'inferred-name' : 'adjacent-text';
+      const byIcon = Boolean(spec.phrase) && !spec.quoted && !accessible && iconLike(hit) && nameTier(hit.name, spec.phrase, false) < 0 && iconSynonym(hit.name, spec.phrase, hit.node.inferredFrom);
+      const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured || byIcon ? 'inferred-name' : 'adjacent-text';
       why.unshift(
         !spec.phrase
           ? `the only ${spec.role ?? action + 'able element'}${spec.scope ? ` in the container that mentions "${spec.scope}"` : ''}`
-          : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `inferred name ("${hit.name}", from its ${hit.node.inferredFrom})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
+          : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `${pictured ? 'inferred' : 'icon'} name ("${hit.name}", from its ${hit.node.inferredFrom ?? 'icon text'})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
       );
       return { kind: 'hit', ref: hit.ref, node: hit.node, role: hit.node.role, name: hit.name || hit.adjacent, rung: spec.scope ? 'scope' : spec.landmark ? 'landmark' : spec.ordinal ? 'ordinal' : rung, why: why.join('; ') };
     }
@@ -583,6 +585,19 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (!carried && statics.length === 1) return { kind: 'hit', ref: statics[0].ref, node: statics[0].node, role: statics[0].node.role, name: spec.phrase, rung: 'text', why: `static ${statics[0].node.role} whose text is exactly "${spec.phrase}" (quoted; no interactive element carries it)` };
   }
   return { kind: 'none', why: `no ${fam.roles ? [...fam.roles].join('/') : fam.needClickable ? 'clickable element' : 'element'} matches ${describe(spec)}` };
+}
+
+const TOOLBAR_WORDS = /^(?:the\s+)?(?:(?:top|main|editor|formatting|format|icon|button|action|actions)\s+)?(?:tool ?bar|icon ?bar|button ?bar|action ?bar|formatting bar)$/i;
+
+/** Candidates grouped by the element that holds them directly: the runs of like icons, in reading order. */
+function runsOf(cands: Flat[]): Flat[][] {
+  const by = new Map<AriaElement | null, Flat[]>();
+  for (const c of cands) {
+    const p = c.ancestors[c.ancestors.length - 1] ?? null;
+    if (!by.has(p)) by.set(p, []);
+    by.get(p)!.push(c);
+  }
+  return [...by.values()];
 }
 
 function describe(spec: DescribedTarget): string {
