@@ -34,7 +34,7 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, fillField, inertClick, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, fillField, inertClick, looksClickable, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CaseUsage, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
@@ -684,8 +684,8 @@ export class CaseTools {
         if (located) {
           // A click the words led onto text, with nothing reacting: a landmark, not the control.
           const role = located.role ?? (located.resolvedBy === 'description:text' ? 'text' : undefined);
-          const inert = inertClick(body.action, { role, name: located.name }, outcome.effect, { dialog: Boolean(outcome.dialog), newPages: outcome.newPages?.length ?? 0 });
-          if (inert) throw new AppError('no_effect', inert, { target: { ...(located.ref ? { ref: located.ref } : {}), ...(role ? { role } : {}), ...(located.name ? { name: located.name } : {}) } });
+          const inert = inertClick(body.action, { role, name: located.name, static: located.static }, outcome.effect, { dialog: Boolean(outcome.dialog), newPages: outcome.newPages?.length ?? 0 });
+          if (inert && !(await looksClickable(located.locator))) throw new AppError('no_effect', inert, { target: { ...(located.ref ? { ref: located.ref } : {}), ...(role ? { role } : {}), ...(located.name ? { name: located.name } : {}) } });
         }
         const proven = proof ? await proof.settle() : null;
         clock.lap('proof');

@@ -1,5 +1,5 @@
 import { quietly } from './quiet.js';
-import { inertClick } from './effect/inert.js';
+import { inertClick, looksClickable } from './effect/inert.js';
 import type { Locator, Page } from 'playwright-core';
 import { AppError, type ActionBody } from '@ariadne/schema';
 import type { PageState } from './page-state.js';
@@ -242,8 +242,8 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
   // A described click that landed on text and changed nothing: a landmark, not the control (effect/inert.ts).
   if (target?.resolvedBy.startsWith('description:')) {
     const role = target.role ?? (target.resolvedBy === 'description:text' ? 'text' : undefined);
-    const inert = inertClick(body.action, { role, name: target.name }, effect, { dialog: Boolean(state.dialog), newPages: newPages.length });
-    if (inert) {
+    const inert = inertClick(body.action, { role, name: target.name, static: target.static }, effect, { dialog: Boolean(state.dialog), newPages: newPages.length });
+    if (inert && !(await looksClickable(target.locator as Locator))) {
       throw new AppError('no_effect', inert, {
         target: { ...(target.ref ? { ref: target.ref } : {}), ...(role ? { role } : {}), ...(target.name ? { name: target.name } : {}) },
         hint: 'Name the control itself (its icon, its position among alike controls, or act on its ref from a snapshot).',

@@ -1,7 +1,7 @@
 export * from './page-state.js';
 export * from './ring-buffer.js';
 export * from './actions.js';
-export { inertClick } from './effect/inert.js';
+export { inertClick, looksClickable } from './effect/inert.js';
 export * from './navigation.js';
 export * from './errors.js';
 export * from './observe.js';

@@ -45,6 +45,8 @@ export interface Located {
   why: string;
   /** The target is the first box of a group (split one-time-code input): type, key by key. */
   group?: boolean;
+  /** Static text taken as a click target (quoted, nothing interactive carries the words). */
+  static?: boolean;
 }
 
 export interface LocateOptions {
@@ -208,7 +210,7 @@ async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit'
   }
   const rung = m.rung === 'role' ? `role:${m.role}` : m.rung;
   void spec;
-  return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}) };
+  return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}), ...(m.static ? { static: true } : {}) };
 }
 
 /** Does the row show the scope as a whole text of its own (a cell, a name), not inside a longer one? */

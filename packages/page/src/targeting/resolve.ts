@@ -26,6 +26,8 @@ export interface ResolvedTarget {
   name?: string;
   why?: string;
   group?: boolean;
+  /** Static text taken as a click target (see Located.static). */
+  static?: boolean;
 }
 
 export async function resolveRef(state: PageState, ref: string): Promise<ResolvedTarget> {

@@ -38,7 +38,7 @@ export interface TreeCandidate {
 }
 
 export type TreeMatch =
-  | { kind: 'hit'; ref: string; node: AriaElement; role: string; name: string; rung: string; why: string; group?: boolean }
+  | { kind: 'hit'; ref: string; node: AriaElement; role: string; name: string; rung: string; why: string; group?: boolean; static?: boolean }
   | { kind: 'ambiguous'; candidates: TreeCandidate[]; count: number; why: string }
   | { kind: 'none'; why: string };
 
@@ -582,7 +582,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   if (action === 'click' && spec.quoted && spec.phrase && !spec.role) {
     const carried = all.some((f) => isClickableNode(f.node) && nameTier(f.name, spec.phrase, true) >= 0);
     const statics = all.filter((f) => !isClickableNode(f.node) && norm(ownText(f.node)) === norm(spec.phrase) && (!spec.landmark || inLandmark(f, spec.landmark)));
-    if (!carried && statics.length === 1) return { kind: 'hit', ref: statics[0].ref, node: statics[0].node, role: statics[0].node.role, name: spec.phrase, rung: 'text', why: `static ${statics[0].node.role} whose text is exactly "${spec.phrase}" (quoted; no interactive element carries it)` };
+    if (!carried && statics.length === 1) return { kind: 'hit', ref: statics[0].ref, node: statics[0].node, role: statics[0].node.role, name: spec.phrase, rung: 'text', why: `static ${statics[0].node.role} whose text is exactly "${spec.phrase}" (quoted; no interactive element carries it)`, static: true };
   }
   return { kind: 'none', why: `no ${fam.roles ? [...fam.roles].join('/') : fam.needClickable ? 'clickable element' : 'element'} matches ${describe(spec)}` };
 }
