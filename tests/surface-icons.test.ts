@@ -63,6 +63,15 @@ const CASES: Case[] = [
     expect: [{ role: 'generic', name: 'remove', from: 'class', marks: ['[clickable]'], click: 'remove:1' }],
   },
   {
+    // Icon components that name the glyph only in an attribute (Angular Material, Ionic, Polymer).
+    page: 'weak/icon-components.html',
+    expect: [
+      { role: 'button', name: 'more vert', from: 'ligature', click: 'menu:priya' },
+      { role: 'generic', name: 'trash', from: 'ligature', click: 'delete:report' },
+      { role: 'generic', name: 'settings', from: 'ligature', click: 'settings' },
+    ],
+  },
+  {
     page: 'weak/component.html',
     expect: [
       // Five alike stars side by side are told apart by position.

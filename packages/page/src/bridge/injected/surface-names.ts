@@ -71,6 +71,23 @@ function ligature(el: Element): string | null {
   return text.replace(/_/g, ' ');
 }
 
+// Icon components that name their glyph in an attribute and draw it without text: Angular
+// Material (`<mat-icon fontIcon="more_vert">`, rendered with data-mat-icon-name), Ionic and
+// Shoelace (`<ion-icon name="trash-outline">`, `<sl-icon name="gear">`), Polymer
+// (`<iron-icon icon="delete">`).
+const ICON_NAME_ATTRS = ['data-mat-icon-name', 'fonticon', 'svgicon'];
+const ICON_ELEMENT = /(?:^|-)icon$/;
+
+function componentIcon(el: Element): string | null {
+  let v = '';
+  for (const a of ICON_NAME_ATTRS) v ||= el.getAttribute(a) ?? '';
+  if (!v && ICON_ELEMENT.test(el.localName)) v = el.getAttribute('name') ?? el.getAttribute('icon') ?? '';
+  // "mdi:trash-can", "icons:delete": the set's namespace goes.
+  v = norm(v).replace(/^[\w-]+:/, '');
+  if (!/^[a-z][a-z0-9_-]{1,40}$/i.test(v)) return null;
+  return iconWord(v) ?? v.replace(/[_-]+/g, ' ');
+}
+
 /** `<use href="#icon-trash">` → trash; `<svg><title>Archive</title>` → Archive. */
 function svgName(el: Element): string | null {
   const svg = el.localName === 'svg' ? el : el.querySelector('svg');
@@ -131,7 +148,7 @@ export function iconName(el: Element): Inferred | null {
     break;
   }
   for (const e of all) {
-    const l = ligature(e);
+    const l = ligature(e) ?? componentIcon(e);
     if (l) return { name: l, from: 'ligature' };
   }
   for (const e of all) {
