@@ -1,12 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StepRecord } from '@ariadne/flows';
+import { describe, expect, it } from 'vitest';
 import { ICON_CONCEPTS, parseRating, sameIcon } from '@ariadne/page';
-import { runRulesPlan, type RulesPlanRun } from './helpers/rules-plan.js';
-import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { failedSteps, failureMessages, usePlainEnglish } from './helpers/plain-english.js';
 
 // Issue 25: icons named the way a person describes what they SEE ("the circular arrow", "the
 // paper plane", "the cog", "the three dots"), counts in a run of like icons ("Give Chris's post
@@ -16,48 +10,10 @@ import { startTestService, type TestService } from './helpers/service.js';
 // plus a CSS background sprite, with menus rendered only on open (icons-fa.html). Each page
 // appends what was done to #log: a right pass is told from a wrong one by the page.
 
-let svc: TestService;
-let fx: FixtureServer;
-let dir: string;
-let seq = 0;
-
-beforeAll(async () => {
-  [svc, fx] = await Promise.all([startTestService({ ACTION_TIMEOUT_MS: '4000', DESCRIBE_WAIT_MS: '800' }), startFixtureServer()]);
-  dir = mkdtempSync(path.join(tmpdir(), 'ariadne-icons-'));
-});
-afterAll(async () => {
-  await svc?.stop();
-  await fx?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function plan(page: string, steps: string[]): Promise<RulesPlanRun> {
-  return runRulesPlan(svc, {
-    url: `${fx.url}/plain-english/${page}`, steps, runId: `pi${++seq}`, artifactsDir: dir,
-    settings: { actionTimeoutMs: 4000, describeWaitMs: 800, assertTimeoutMs: 1000 },
-  });
-}
-
-async function rest(page: string, actions: Record<string, unknown>[]): Promise<{ answers: { status: number; body: any }[]; log: string }> {
-  const id = await svc.api.createSession();
-  try {
-    expect((await svc.api.action(id, { action: 'navigate', url: `${fx.url}/plain-english/${page}` })).status).toBe(200);
-    const answers: { status: number; body: any }[] = [];
-    for (const a of actions) {
-      const r = await svc.api.action(id, a);
-      answers.push(r);
-      if (r.status !== 200) break;
-    }
-    const state = (await svc.service.sessions.use('local', id)).role('default').page();
-    const log = await state.page.evaluate(() => document.getElementById('log')?.textContent ?? '');
-    return { answers, log };
-  } finally {
-    await svc.api.delete(`/v1/sessions/${id}`);
-  }
-}
-
-const failed = (r: { steps: StepRecord[] }) => r.steps.filter((s) => s.status === 'failed');
-const messages = (r: { steps: StepRecord[] }) => failed(r).map((s) => s.error?.message ?? '').join('\n');
+const pe = usePlainEnglish('pi');
+const { plan, rest } = pe;
+const failed = failedSteps;
+const messages = failureMessages;
 
 describe('the iconography vocabulary (pure)', () => {
   it('is broad, and relates picture words, purposes and icon-set names both ways', () => {
