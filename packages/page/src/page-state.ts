@@ -318,9 +318,8 @@ export class PageState extends EventEmitter<PageEvents> {
   refreshTitle(): Promise<void> {
     if (this.titleInFlight) return this.titleInFlight;
     if (this.closed || this.crashed) return Promise.resolve();
-    const timer = new Promise<null>((r) => setTimeout(() => r(null), 2000).unref());
-    this.titleInFlight = Promise.race([this.page.title().catch(() => null), timer])
-      .then((t) => { if (typeof t === 'string') this.title = t; })
+    this.titleInFlight = this.readTitle(() => this.page.title(), 2000)
+      .then(() => undefined)
       .finally(() => { this.titleInFlight = null; });
     return this.titleInFlight;
   }
