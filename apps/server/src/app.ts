@@ -7,7 +7,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerForwarding } from './plugins/forward.js';
 import { opsRoutes } from './routes/ops.js';
-import { registerValidation } from './plugins/validation.js';
+import { cachedSerializers, registerValidation } from './plugins/validation.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { RequestLog } from './plugins/request-log.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -43,6 +43,7 @@ export async function buildApp(deps: ServerDeps, logger?: Logger | false): Promi
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: cachedSerializers },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(swagger, {
