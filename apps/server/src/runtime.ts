@@ -146,13 +146,14 @@ export async function startService(config: Config, logger: Logger = createLogger
     tenantBrowserIdleMs: config.isolation.tenantBrowserIdleSeconds * 1000,
     sandbox: config.isolation.sandbox,
   });
-  cleanups.push(() => pool.close());
-  try {
-    await pool.start();
-  } catch (err) {
-    await undo();
-    throw new StartupError(`Could not launch Chromium (${config.chromiumPath}): ${(err as Error).message.split('\n')[0]}`);
-  }
+  // Chromium launches while the app below is built and its schemas compiled (both take
+  // about a second); nothing leases before the pool is awaited, ahead of listen(). A start
+  // that fails on the way waits for the launch before closing, so no Chromium outlives it.
+  const poolStarted = pool.start().then(() => null, (err: Error) => err);
+  cleanups.push(async () => {
+    await poolStarted;
+    await pool.close();
+  });
 
   // Per-tenant quotas in Redis; holds lapse with the node's leases if it dies.
   const quotas = new TenantQuotas({
@@ -225,6 +226,14 @@ export async function startService(config: Config, logger: Logger = createLogger
   cleanups.push(async () => cluster?.stopIntake());
   const app = await buildApp(deps, logger);
   cleanups.push(() => app.close());
+  const launchError = await app.ready().then(() => poolStarted, async (err: Error) => {
+    await undo();
+    throw err;
+  });
+  if (launchError) {
+    await undo();
+    throw new StartupError(`Could not launch Chromium (${config.chromiumPath}): ${launchError.message.split('\n')[0]}`);
+  }
   let url: string;
   try {
     url = await app.listen({ port: config.port, host: config.host });
