@@ -48,7 +48,7 @@ describe('form shorthand "<Label>: <value>"', () => {
 });
 
 describe('typing into the field the caret is in', () => {
-  it('"Replace it with", "Change it to" after an inline editor opened; "Type" into a clicked empty box', async () => {
+  it('"Replace it with", "Change it to" after an inline editor opened; "Type" into a clicked box that holds text (the box then reads the value)', async () => {
     const a = await plan('wording-rows.html', ["Click Rename in Ann Lee's row", "Replace it with 'Ann Smith'", 'Press Enter']);
     expect(messages(a)).toBe('');
     expect(a.log).toBe('rename Ann Lee->Ann Smith;');

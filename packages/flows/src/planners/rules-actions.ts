@@ -87,13 +87,12 @@ export async function runSetField(tools: CaseTools, step: PlanStep, ask: AskCont
 
 const EDITABLE = 'input:focus, textarea:focus, [contenteditable]:focus, [role=textbox]:focus, [role=searchbox]:focus, [role=combobox]:focus, [role=spinbutton]:focus';
 
-interface Focused { editable: boolean; what: string; empty: boolean; allSelected: boolean; index: number }
+interface Focused { editable: boolean; what: string; index: number }
 
 /**
  * "Type 'X'", "Replace it with 'X'": the field the caret is in (an earlier step clicked it or
- * opened its inline editor). Replace, or a field that is empty or wholly selected: its value set
- * (through the fill path). Otherwise the text is typed where the caret is. Nothing editable
- * with the focus: a clear failure, never a guess at a field.
+ * opened its inline editor) is set to the value through the fill path (dates and numbers in
+ * the form the field takes). Nothing editable with the focus: a clear failure, never a guess.
  */
 export async function runFocusedTyping(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, value: string, replace: boolean): Promise<boolean> {
   const role = step.role;
@@ -105,7 +104,7 @@ export async function runFocusedTyping(tools: CaseTools, step: PlanStep, ask: As
     const facts = await page.evaluate(() => {
       let a: Element | null = document.activeElement;
       while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-      if (!a || a === document.body || a === document.documentElement) return { editable: false, what: 'nothing (the page body)', empty: true, allSelected: false, index: -1 };
+      if (!a || a === document.body || a === document.documentElement) return { editable: false, what: 'nothing (the page body)', index: -1 };
       const el = a as HTMLElement;
       const tag = el.tagName.toLowerCase();
       const label = (el.getAttribute('aria-label') || el.getAttribute('name') || el.getAttribute('placeholder') || el.id || (el.textContent ?? '').trim().slice(0, 30)).trim();
@@ -113,16 +112,7 @@ export async function runFocusedTyping(tools: CaseTools, step: PlanStep, ask: As
       const input = el as HTMLInputElement;
       const texty = /^(?:text|search|email|url|tel|password|number|date|time|datetime-local|month|week)$/i.test(input.type ?? '');
       const editable = ((tag === 'input' && texty) || tag === 'textarea') ? !input.readOnly && !input.disabled : el.isContentEditable || /^(?:textbox|searchbox|combobox|spinbutton)$/.test(el.getAttribute('role') ?? '');
-      let value = '';
-      let allSelected = false;
-      if (tag === 'input' || tag === 'textarea') {
-        value = input.value;
-        try { allSelected = value.length > 0 && input.selectionStart === 0 && input.selectionEnd === value.length; } catch { allSelected = false; }
-      } else {
-        value = (el.textContent ?? '').trim();
-        allSelected = value.length > 0 && (getSelection()?.toString().trim() ?? '') === value;
-      }
-      return { editable, what, empty: value.length === 0, allSelected, index: -1 };
+      return { editable, what, index: -1 };
     }).catch(() => null);
     if (!facts) return null;
     let index = -1;
@@ -141,13 +131,11 @@ export async function runFocusedTyping(tools: CaseTools, step: PlanStep, ask: As
     await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): no field has the focus to type into (the focus is on ${found?.what ?? 'nothing'}); click the field first, or name it: Type "${value}" into <field>.`, details: { focused: found?.what ?? null } }, replace ? 'fill' : 'type');
     return false;
   }
-  if (replace || found.empty || found.allSelected) {
-    if (found.ref) return act({ action: 'fill', value, ref: found.ref });
-    const idx = found.index;
-    return (await tools.actOnLocator(role, { action: 'fill', value }, `page.locator(':focus')`, (state) => state.page.locator(EDITABLE).nth(idx), ask)).ok;
-  }
-  // Text already there and the caret in it: typed where the caret is, as a person would.
-  return act({ action: 'type', text: value });
+  // The field then reads the value, as "Type X into Y" leaves it: an inline editor opens with the
+  // old text in it, and "Type 'Pay rent (December)'" means that text, never the two run together.
+  if (found.ref) return act({ action: 'fill', value, ref: found.ref });
+  const idx = found.index;
+  return (await tools.actOnLocator(role, { action: 'fill', value }, `page.locator(':focus')`, (state) => state.page.locator(EDITABLE).nth(idx), ask)).ok;
 }
 
 /** Names a confirming button has besides the action's verb. */
