@@ -7,6 +7,8 @@ import { interpretMailStep, runMailStep } from './rules-mail.js';
 import { EMAIL_VAR } from '../tools.js';
 import { countWord, readTimes } from '@ariadne/page';
 import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
+import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseRowMenu, type Side } from './rules-wording.js';
+import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 
 // The offline planner (the default): deterministic, no API key. It only turns sentences
 // into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
@@ -22,8 +24,14 @@ export type TargetSpec = DescribedTarget;
 export type Intent =
   | { kind: 'navigate'; url: string }
   | { kind: 'back' | 'forward' | 'reload' }
-  | { kind: 'click' | 'hover' | 'check' | 'uncheck' | 'toggle'; target: TargetSpec; alternatives?: TargetSpec[]; waitMs?: number; double?: boolean }
-  | { kind: 'fill'; target: TargetSpec; value: string }
+  | { kind: 'click' | 'hover' | 'check' | 'uncheck' | 'toggle'; target: TargetSpec; alternatives?: TargetSpec[]; waitMs?: number; double?: boolean; beside?: Beside }
+  | { kind: 'fill'; target: TargetSpec; value: string; beside?: Beside }
+  /** "Department: Finance": the control a person reads as the label, set to the value (whatever kind it is). */
+  | { kind: 'set_field'; label: string; value: string }
+  /** "Type 'X'", "Replace it with 'X'": into the field that has the caret. */
+  | { kind: 'type_focused'; value: string; replace: boolean }
+  /** "... and confirm (the removal)": the confirming button of the dialog the action opened. */
+  | { kind: 'confirm_dialog'; verb: string | null }
   | { kind: 'select'; target: TargetSpec; value: string | string[] }
   /** "Select Kenya [from the list]", "Tick A, B and C": the list that offers the values, else each one's own control. */
   | { kind: 'choose'; values: string[]; list: boolean; tick?: boolean }
@@ -50,6 +58,9 @@ export type Intent =
   | { kind: 'sequence'; parts: { text: string; intent: Intent }[] }
   | { kind: 'unknown'; reason: string };
 
+/** "the checkbox before 'Remember me'": the control right beside a text, on that side (rules-positional.ts). */
+export interface Beside { kind: string; text: string; side: Side }
+
 /** An element check whose element is still a description (resolved on the snapshot). */
 export interface ElementCheck {
   type: 'element_text' | 'element_state' | 'element_value';
@@ -60,7 +71,7 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; <Label>: <value> (form shorthand); type/enter <value> or replace it with <value> (the focused field); <action> and confirm (the removal); in the <X> dialog, <step>; the checkbox/field before/after/left of/right of "<text>"; open <X>\'s row menu / the menu of <X>; rate N stars; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
 const KEYS = new Set(['enter', 'return', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
 const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', return: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
@@ -79,6 +90,7 @@ function isQuoted(s: string): boolean {
 }
 
 export { parseTarget };
+export { controlBesideText } from './rules-positional.js';
 
 // --- Compound steps -------------------------------------------------------------------
 
@@ -252,6 +264,9 @@ function severalFields(s: string): Intent | null {
 /** Interpret one step (compound steps become a sequence). Pure: unit-tested without a browser. */
 export function interpret(step: string): Intent {
   const s = step.trim().replace(/^[*_`]+|[*_`]+$/g, '').trim();
+  // "In the Invite dialog that opens, click Send": the step, inside that dialog.
+  const inDialog = dialogLead(s);
+  if (inDialog) return inDialog;
   // "For the user @u, click Like": the scope comes first.
   const lead = /^(?:for|in|on|within|inside)\s+(?:the\s+)?(?:user|item|row|card|product|post|entry|section)?\s*(.+?),\s*(.+)$/i.exec(s);
   if (lead && !isAssertionStep(s)) {
@@ -278,8 +293,41 @@ export function interpret(step: string): Intent {
     }
   }
   const parts = splitCompound(s).flatMap(sentences).map(withoutConnective);
-  if (parts.length > 1) return { kind: 'sequence', parts: parts.map((text) => ({ text, intent: interpretOne(text) })) };
+  if (parts.length > 1) {
+    const out = parts.map((text) => ({ text, intent: interpretOne(text) }));
+    // "Remove Ann and confirm": the confirming button may be named by the action's verb.
+    out.forEach((p, i) => {
+      if (p.intent.kind === 'confirm_dialog' && !p.intent.verb && i > 0) p.intent = { ...p.intent, verb: actionVerb(out[i - 1].text) };
+    });
+    return { kind: 'sequence', parts: out };
+  }
   return interpretOne(parts[0] ?? s);
+}
+
+/** Kinds of intent that act on a target a dialog can scope. */
+const TARGETED = new Set(['click', 'hover', 'check', 'uncheck', 'toggle', 'fill', 'select', 'press']);
+
+/**
+ * "In the Invite dialog that opens, type a@b.c into Email", "In the dialog, click OK": each part
+ * scoped to the open dialog (and to its title, when one is named). A part that names no target
+ * the dialog can scope (a list choice by value alone) is refused rather than run page-wide.
+ */
+function dialogLead(s: string): Intent | null {
+  const m = /^(?:in|inside|within|on)\s+(?:the\s+|this\s+|that\s+)?(?:(.+?)\s+)?(?:dialog box|dialog|modal|pop-?up|popup window|alert)(?:\s+(?:that|which)\s+(?:opens|opened|appears|appeared|pops up|popped up|shows|is open|is shown))?\s*,\s*(.+)$/i.exec(s);
+  if (!m || isAssertionStep(s)) return null;
+  const title = m[1] ? unquote(m[1].replace(/^(?:the|a|an)\s+/i, '')) : '';
+  const scope = title && !/^(?:confirm(?:ation)?|open|new|this|that|same|next)$/i.test(title) ? title : undefined;
+  const inner = interpret(m[2]);
+  const fix = (i: Intent, text: string): Intent => {
+    if (i.kind === 'sequence') return { ...i, parts: i.parts.map((p) => ({ ...p, intent: fix(p.intent, p.text) })) };
+    if (i.kind === 'unknown' || i.kind === 'confirm_dialog' || i.kind === 'wait_text' || i.kind === 'wait_gone' || i.kind === 'wait_time' || i.kind === 'wait_stable' || i.kind === 'type_focused') return i;
+    if (i.kind === 'press' && !i.target) return i;
+    if (!TARGETED.has(i.kind) || !('target' in i) || !i.target) return { kind: 'unknown', reason: `"${text}" names no control the dialog can hold; name it (e.g. "click Admin")` };
+    const t = i.target;
+    const scoped = (x: TargetSpec): TargetSpec => ({ ...x, landmark: 'dialog', ...(scope && !x.scope ? { scope } : {}) });
+    return { ...i, target: scoped(t), ...('alternatives' in i && i.alternatives ? { alternatives: i.alternatives.map(scoped) } : {}) } as Intent;
+  };
+  return fix(inner, m[2]);
 }
 
 /** "Find Chris's post. Like it.": one sentence per part, outside quotes (not after Mr., Dr., e.g.). */
@@ -305,8 +353,26 @@ function interpretOne(step: string): Intent {
   let s = step.trim().replace(/[.!]+$/, '').trim().replace(/\s*\((?:e\.g\.\s*)?(?:[dmyjat]{1,4}[/.\- ]){2}[dmyjat]{2,4}\)/gi, '');
   let m: RegExpExecArray | null;
   if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Confirm", "confirm the removal": the dialog the last action opened (never an assertion).
+  const confirm = parseConfirm(s);
+  if (confirm) return { kind: 'confirm_dialog', verb: confirm.verb };
+  // "Department: Finance", "Confirm password: x": form shorthand, whatever kind of control the label is.
+  const form = parseFormShorthand(s, VERBS);
+  if (form) return { kind: 'set_field', label: form.label, value: form.value };
   if (isAssertionStep(s)) {
     return assertionIntent(s.replace(/^(?:verify|assert|confirm|ensure|expect|make sure|check)\b\s*:?\s*/i, ''));
+  }
+  // "Type 'X'", "Replace it with 'X'": into the field the caret is in.
+  const focused = parseFocusedTyping(s);
+  if (focused) return { kind: 'type_focused', value: focused.value, replace: focused.replace };
+  // "Tick the checkbox before 'Remember me'", "Type 5 into the field left of 'kg'": the control beside the text.
+  const beside = besideIntent(s);
+  if (beside) return beside;
+  // "Open Ann's row menu", "Open the menu of Invoice 12": that row's own ⋯ / More menu.
+  const rowMenu = parseRowMenu(s);
+  if (rowMenu) {
+    const specs: TargetSpec[] = [{ phrase: 'more actions', role: null, scope: rowMenu }, { phrase: '⋯ menu', role: null, scope: rowMenu }, ...['Actions', 'Options', 'More', 'Menu'].map((phrase): TargetSpec => ({ phrase, role: 'button', scope: rowMenu, strict: true }))];
+    return { kind: 'click', target: specs[0], alternatives: specs.slice(1) };
   }
   // "... when it appears": the plan asks to wait for the target.
   let waitMs: number | undefined;
@@ -534,6 +600,25 @@ function interpretOne(step: string): Intent {
   return { kind: 'unknown', reason: 'no rule matches its wording' };
 }
 
+const BESIDE_ROLES: Record<string, AriaRole> = { radio: 'radio', radiobutton: 'radio', field: 'textbox', input: 'textbox', textbox: 'textbox', textfield: 'textbox', dropdown: 'combobox', 'drop-down': 'combobox', select: 'combobox', button: 'button', link: 'link' };
+
+/** A click, tick, untick, hover or fill whose target is "the <kind> before/after/left of/right of <text>". */
+function besideIntent(s: string): Intent | null {
+  let m: RegExpExecArray | null;
+  if ((m = /^(?:type|enter|write|put|input)\s+(.+?)\s+(?:into|in|in to)\s+(.+)$/i.exec(s)) || (m = /^fill\s+(?:in\s+)?(.+?)\s+with\s+(.+)$/i.exec(s))) {
+    const fillFirst = /^fill/i.test(s);
+    const where = parsePositional(fillFirst ? m[1] : m[2]);
+    if (!where) return null;
+    return { kind: 'fill', value: valueWithModifiers(fillFirst ? m[2] : m[1]), target: { phrase: '', role: BESIDE_ROLES[where.kind] ?? 'textbox' }, beside: where };
+  }
+  if (!(m = /^(click|tap|press|hit|tick|check|untick|uncheck|toggle|hover(?:\s+over)?|focus(?:\s+on)?|select|choose|pick)\s+(?:on\s+)?(.+)$/i.exec(s))) return null;
+  const where = parsePositional(m[2]);
+  if (!where) return null;
+  const v = m[1].toLowerCase();
+  const kind = /^(?:tick|check)$/.test(v) ? 'check' : /^(?:untick|uncheck)$/.test(v) ? 'uncheck' : /^hover/.test(v) ? 'hover' : 'click';
+  return { kind, target: { phrase: '', role: BESIDE_ROLES[where.kind] ?? 'checkbox' }, beside: where };
+}
+
 // --- Back-references ----------------------------------------------------------------
 
 /** A scope worth remembering as a row/card/item: a name as a row shows it, not "the toolbar". */
@@ -637,6 +722,11 @@ export function bindPart(text: string, intent: Intent, stepIndex: number, memory
       const again = replaceObjectPronoun(text, r.name);
       if (again) out = interpret(again);
     }
+  }
+  // "Rate it 4 stars": "it" is the item the plan last named, when it named one; else the page's one rating.
+  if (out.kind === 'click' && out.target.icon && out.target.run && !out.target.scope && /^\s*(?:please\s+)?(?:rate|give|award|score)\s+(?:it|this|that)\b/i.test(text)) {
+    const r = memory.resolve('it');
+    if (r.ok) out = { ...out, target: { ...out.target, scope: r.name } };
   }
   out = plainScopes(out);
   const back = pointsBack(out);
@@ -763,11 +853,19 @@ export class RulesPlanner implements Planner {
         return act({ action: 'scroll', direction: intent.direction });
       case 'press':
         return act({ action: 'press', key: intent.key, ...(intent.target ? { target: intent.target } : {}) });
+      case 'set_field':
+        return runSetField(tools, step, ask, act, intent.label, intent.value);
+      case 'type_focused':
+        return runFocusedTyping(tools, step, ask, act, intent.value, intent.replace);
+      case 'confirm_dialog':
+        return runConfirm(tools, step, ask, act, intent.verb);
       case 'click':
+        if (intent.beside) return runPositional(tools, step, ask, act, { action: 'click', ...(intent.double ? { double: true } : {}) }, intent.beside);
         return act({ action: 'click', target: intent.target, ...(intent.alternatives ? { alternatives: intent.alternatives } : {}), ...(intent.waitMs ? { waitMs: intent.waitMs } : {}), ...(intent.double ? { double: true } : {}) } as FlowAction);
       case 'hover':
       case 'check':
       case 'uncheck':
+        if (intent.beside) return runPositional(tools, step, ask, act, { action: intent.kind }, intent.beside);
         return act({ action: intent.kind, target: intent.target, ...(intent.waitMs ? { waitMs: intent.waitMs } : {}) });
       case 'toggle':
         return act({ action: 'click', target: intent.target, alternatives: [] });
@@ -776,6 +874,12 @@ export class RulesPlanner implements Planner {
       case 'choose': {
         // The list (select, listbox) that offers every value, when one does.
         const list: TargetSpec = { phrase: '', role: 'combobox', offers: intent.values };
+        // "Select Black and white": one option whose name holds the "and", before two values.
+        if (intent.values.length === 2 && !intent.tick) {
+          const whole = intent.values.join(' and ');
+          const one = await tools.findQuietly(role, [{ ...list, offers: [whole] }, { ...list, role: 'listbox' as AriaRole, offers: [whole] }], 'select', 0);
+          if (one) return act({ action: 'select', value: whole, ref: one });
+        }
         const ref = intent.tick ? null : await tools.findQuietly(role, [list, { ...list, role: 'listbox' as AriaRole }], 'select', 0);
         if (ref) return act({ action: 'select', value: intent.values.length > 1 ? intent.values : intent.values[0], ref });
         // "from the list" named a list: none offers the values, so that is the miss to report.
@@ -812,6 +916,7 @@ export class RulesPlanner implements Planner {
         return rec.passed;
       }
       case 'fill':
+        if (intent.beside) return runPositional(tools, step, ask, act, { action: 'fill', value: intent.value }, intent.beside);
         // The page layer writes the value in the form the field takes (a date, a number, a step).
         return act({ action: 'fill', value: intent.value, target: intent.target });
       case 'find': {

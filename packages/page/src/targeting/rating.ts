@@ -43,7 +43,12 @@ export function parseRating(words: string): DescribedTarget | null {
   let of = 0;
   let unit: string | undefined;
   // "Give the Coffee grinder 3 stars", "Rate Chris's post 4 stars", "Rate it 3 out of 5".
-  if ((m = new RegExp(String.raw`^(?:please\s+)?(?:give|rate|award|leave|score)\s+(.+?)\s+(?:a\s+rating\s+of\s+|a\s+score\s+of\s+)?${COUNT}(?:\s*[- ]?\s*(${UNIT}))?(?:\s+(?:out\s+of|of|\/)\s*(\d{1,2}|five|ten)(?:\s+${UNIT})?)?(?:\s+rating)?$`, 'i').exec(s))) {
+  // "Rate 4 stars", "Give 3 out of 5": nothing named; the page's one rating (or the one the plan spoke of).
+  if ((m = new RegExp(String.raw`^(?:please\s+)?(?:give|rate|award|leave|score)\s+(?:(?:it|this|that|this one|that one)\s+)?(?:a\s+rating\s+of\s+)?${COUNT}(?:\s*[- ]?\s*(${UNIT}))?(?:\s+(?:out\s+of|of|\/)\s*(\d{1,2}|five|ten)(?:\s+${UNIT})?)?(?:\s+rating)?$`, 'i').exec(s)) && (m[2] || m[3] || /rating\s+of/i.test(s))) {
+    n = countOf(m[1]);
+    unit = m[2];
+    of = m[3] ? countOf(m[3]) : 0;
+  } else if ((m = new RegExp(String.raw`^(?:please\s+)?(?:give|rate|award|leave|score)\s+(.+?)\s+(?:a\s+rating\s+of\s+|a\s+score\s+of\s+)?${COUNT}(?:\s*[- ]?\s*(${UNIT}))?(?:\s+(?:out\s+of|of|\/)\s*(\d{1,2}|five|ten)(?:\s+${UNIT})?)?(?:\s+rating)?$`, 'i').exec(s))) {
     item = m[1];
     n = countOf(m[2]);
     unit = m[3];

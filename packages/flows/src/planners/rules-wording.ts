@@ -1,0 +1,169 @@
+// Wordings people write in plans that are not verb-led sentences about a named target: form
+// shorthand ("Department: Finance"), typing into the field the caret is in ("Type 'X'",
+// "Replace it with 'X'"), confirming the dialog an action opened ("... and confirm the
+// removal"), and a row's own menu ("Open Ann's row menu"). Pure: each returns what the words
+// say, or null when they are not that shape (the rules planner then tries its other rules).
+
+/** Markers of prose or plan structure before a colon: never a field's label. */
+const NOT_A_LABEL = /^(?:note|notes|nb|n\.b|tip|tips|hint|warning|caution|important|info|fyi|todo|fixme|step(?:\s*\d+)?|steps|example|examples|e\.g|expected|expected result|expectation|result|results|outcome|scenario|case(?:\s*\d+)?|given|when|then|and|but|also|precondition|preconditions|setup|comment|remark|why|goal|purpose|summary|context|description|reason|url|link|page|address bar|go to|navigate to|visit|open|as \w+)$/i;
+
+/** Values that mean a box is ticked or not. */
+const YES = /^(?:yes|y|on|true|checked|ticked|selected|enabled|1)$/i;
+const NO = /^(?:no|n|off|false|unchecked|unticked|not checked|not ticked|deselected|disabled|0)$/i;
+
+export function booleanValue(v: string): boolean | null {
+  const t = v.trim();
+  return YES.test(t) ? true : NO.test(t) ? false : null;
+}
+
+const QUOTED = /^\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)'|‘([^’]*)’)\s*$/;
+
+function unquoteValue(s: string): string {
+  const m = QUOTED.exec(s);
+  if (m) return m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+  return s.trim().replace(/[.;,]+$/, '').trim();
+}
+
+/**
+ * "Department: Finance", "Start date: 14/11/2026", "**Country:** Kenya" → the label and the
+ * value. Null for anything else a colon appears in: a verb-led step ("Go to: https://…",
+ * "Verify: …", "Check the title: Welcome"), prose markers ("Note: …", "Step 3: …"), a value
+ * that is itself a step ("Admin: click Delete"), a label that reads as a sentence.
+ */
+export function parseFormShorthand(step: string, verbs: string): { label: string; value: string } | null {
+  // Markdown bold around the label ("**Country:** Kenya"; the step may arrive with its outer * trimmed).
+  const s = step.trim().replace(/^\*{0,2}([^:*]+?)(?::\*{1,2}|\*{1,2}:)\s*/, '$1: ');
+  const m = /^([\p{L}][\p{L}\p{N} '’&/()#.-]{0,48}?)\s*:\s+(\S.*)$/u.exec(s);
+  if (!m) return null;
+  const label = m[1].trim().replace(/\s*\*$/, '');
+  const value = m[2].trim().replace(/[.]$/, '');
+  // A label is a noun phrase of a few words: not a verb-led clause, not a sentence.
+  if (label.split(/\s+/).length > 5 || NOT_A_LABEL.test(label)) return null;
+  // A verb alone ("Verify: …") or a verb-led clause ("Check the title: …", "Go to: …") is a step;
+  // a verb used as a field's word ("Confirm password", "Check-in date") is a label.
+  const lead = new RegExp(String.raw`^(?:${verbs})(?:$|\s+(?:the|a|an|to|that|this|it|on|in|into|for|with|if|whether|all|my|your|out|up)\b)`, 'i');
+  if (lead.test(label)) return null;
+  if (/\b(?:is|are|was|should|must|will|can|does|do|the page|that)\b/i.test(label)) return null;
+  // The value is one value: not a step of its own ("click Delete"), not a URL to go to for a
+  // label that names no field.
+  if (new RegExp(String.raw`^(?:${verbs})\s`, 'i').test(value)) return null;
+  const v = unquoteValue(value);
+  if (!v) return null;
+  return { label, value: v };
+}
+
+/**
+ * "Type 'Hello'", "Enter 42", "Replace it with 'Bob'", "Change it to 'Bob'", "Replace the text
+ * with X": a value for the field that has the caret, no field named. replace: the field's
+ * text is replaced (else typed where the caret is, or written into an empty field).
+ */
+export function parseFocusedTyping(step: string): { value: string; replace: boolean } | null {
+  const s = step.trim().replace(/[.!]+$/, '');
+  let m: RegExpExecArray | null;
+  if ((m = /^(?:replace|overwrite)\s+(?:it|that|this|the\s+(?:text|value|contents?|name|word)|its\s+(?:text|value))\s+with\s+(.+)$/i.exec(s))
+    || (m = /^(?:change|set|update|edit)\s+(?:it|that|this|the\s+(?:text|value|contents?)|its\s+(?:text|value))\s+to\s+(.+)$/i.exec(s))) {
+    const v = valueOnly(m[1]);
+    return v === null ? null : { value: v, replace: true };
+  }
+  if ((m = /^(?:type|enter|input|write)\s+(?:in\s+)?(.+)$/i.exec(s))) {
+    const v = valueOnly(m[1]);
+    return v === null ? null : { value: v, replace: false };
+  }
+  return null;
+}
+
+/** A value alone: quoted, or a few words that name no place ("into X", "as the Y", "in the Z"). */
+function valueOnly(raw: string): string | null {
+  const t = raw.trim();
+  const q = QUOTED.exec(t);
+  if (q) return q[1] ?? q[2] ?? q[3] ?? q[4] ?? '';
+  if (/["“”‘’]/.test(t)) return null;
+  if (/^(?:the|a|an|my|your|his|her|its|their|this|that|it)\b/i.test(t)) return null;
+  if (/\s(?:into|in|in to|on|as|to|with|for|from|at|and|then)\s/i.test(` ${t} `)) return null;
+  if (t.split(/\s+/).length > 4) return null;
+  return t;
+}
+
+/** Nouns for what is being confirmed, with the verb a confirming button is named by. */
+const CONFIRM_NOUNS: [RegExp, string | null][] = [
+  [/^(?:removal|remove)$/i, 'Remove'],
+  [/^(?:deletion|delete)$/i, 'Delete'],
+  [/^(?:disconnection|disconnect)$/i, 'Disconnect'],
+  [/^(?:archival|archiving|archive)$/i, 'Archive'],
+  [/^(?:revocation|revoke)$/i, 'Revoke'],
+  [/^(?:reset)$/i, 'Reset'],
+  [/^(?:it|this|that|action|dialog|prompt|choice|change|changes|operation|request|popup|pop-up|modal|warning)$/i, null],
+];
+
+/**
+ * "Confirm", "confirm it", "confirm the removal", "confirm the deletion" → confirm the dialog the
+ * last action opened; the verb its confirming button may be named by (from the noun), if any.
+ */
+export function parseConfirm(step: string): { verb: string | null } | null {
+  const m = /^(?:and\s+)?confirm(?:\s+(?:the\s+|this\s+|that\s+)?([\p{L}-]+))?(?:\s+in\s+the\s+(?:dialog|modal|pop-?up|prompt))?$/iu.exec(step.trim().replace(/[.!]+$/, ''));
+  if (!m) return null;
+  if (!m[1]) return { verb: null };
+  for (const [re, verb] of CONFIRM_NOUNS) if (re.test(m[1])) return { verb };
+  return null;
+}
+
+/** The verb an action part starts with ("Remove Ann" → Remove), for the button that confirms it. */
+export function actionVerb(part: string): string | null {
+  const m = /^(?:please\s+)?([A-Za-z]+)/.exec(part.trim());
+  if (!m) return null;
+  const v = m[1].toLowerCase();
+  if (/^(?:click|tap|press|hit|select|choose|pick|open|go|then|and|type|enter|fill|check|tick|verify|wait)$/.test(v)) return null;
+  return v[0].toUpperCase() + v.slice(1);
+}
+
+/** Button names that answer a dialog without doing the action: never its confirming button. */
+export const DISMISS_NAME = /^(?:cancel|close|no|dismiss|back|keep|abort|not now|never ?mind|don['’]?t|go back|stay|×|✕|x)\b/i;
+
+/**
+ * "Open Ann's row menu", "Open the menu of Invoice 12", "Click the row menu for Invoice 12",
+ * "Open the actions menu for report.pdf" → the row's text (its own ⋯ / More menu is opened).
+ */
+export function parseRowMenu(step: string): string | null {
+  const s = step.trim().replace(/[.!]+$/, '');
+  const KIND = String.raw`(?:(?:row|item|entry|line|card|record|post|message|comment|file)\s+)?(?:(?:actions?|overflow|context|options|more|kebab|⋯|⋮|…|three[- ]dots?)\s+)?menu`;
+  let m: RegExpExecArray | null;
+  // "Open her row menu", "open its menu": the row a pronoun points back to (scope-memory.ts binds it).
+  if ((m = new RegExp(String.raw`^(?:open|click|tap|show|expand)\s+(?:on\s+)?(her|his|its|their|that|this)\s+(${KIND})$`, 'iu').exec(s))) return `${m[1]} row`;
+  // "Ann's row menu", "Ann Lee's ⋯ menu": the possessive names the row.
+  if ((m = new RegExp(String.raw`^(?:open|click|tap|show|expand)\s+(?:on\s+)?(?:the\s+)?(.+?)['’]s?\s+(${KIND})$`, 'iu').exec(s))) {
+    const row = cleanRow(m[1]);
+    // "Ann's menu" without a row word: only a name as a row shows it (never "the user's menu").
+    if (row && (/^(?:row|item|entry|line|card|record|post|message|comment|file)\b|actions?|overflow|context|options|more|kebab|⋯|⋮|…|dots/i.test(m[2]) || /^[\p{Lu}\p{N}"“@#]/u.test(row))) return row;
+    return null;
+  }
+  if ((m = new RegExp(String.raw`^(?:open|click|tap|show|expand)\s+(?:on\s+)?(?:the\s+)?(${KIND})\s+(?:of|for|on|in)\s+(?:the\s+)?(.+)$`, 'iu').exec(s))) {
+    // "the menu of X" needs a row word or a name; "Open the menu for mobile" is not a row.
+    const row = cleanRow(m[2]);
+    if (row && (/^(?:row|item|entry|line|card|record|post|message|comment|file)\b/i.test(m[1]) || /^[\p{Lu}\p{N}"“@#]/u.test(row) || /^\S+\.\w{1,5}$/.test(row))) return row;
+  }
+  return null;
+}
+
+function cleanRow(raw: string): string | null {
+  const t = unquoteValue(raw.trim().replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/\s+(?:row|item|entry|line|record|card)$/i, ''));
+  if (/^(?:her|his|its|their|that|this)$/i.test(t)) return `${t} row`;
+  return t && !/^(?:it|them)$/i.test(t) ? t : null;
+}
+
+export type Side = 'before' | 'after';
+
+/**
+ * "the checkbox before 'Remember me'", "the box right after "Email me"", "the field to the left
+ * of 'kg'" → the kind of control, the text and the side it is on (in reading order). Null for
+ * other words ("next to" stays with the resolver's text-beside-a-control reading).
+ */
+export function parsePositional(words: string): { kind: string; text: string; side: Side } | null {
+  const s = words.trim().replace(/[.!]+$/, '');
+  const m = /^(?:the\s+|a\s+)?(check ?box|tick ?box|box|radio(?: button)?|switch|toggle|field|input|text ?box|text field|drop-?down|select|button|link)\s+(?:that\s+is\s+|which\s+is\s+)?(?:immediately\s+|right\s+|just\s+|directly\s+)?(before|after|(?:to\s+the\s+|on\s+the\s+)?(?:left|right)\s+(?:of|side\s+of)|in\s+front\s+of|following|preceding)\s+(.+)$/i.exec(s);
+  if (!m) return null;
+  const q = QUOTED.exec(m[3]);
+  const text = q ? (q[1] ?? q[2] ?? q[3] ?? q[4] ?? '') : m[3].trim().replace(/^(?:the\s+)?(?:text|label|word|words)\s+/i, '');
+  if (!text) return null;
+  const side: Side = /^(?:before|in\s+front\s+of|preceding)|left/i.test(m[2]) ? 'before' : 'after';
+  return { kind: m[1].toLowerCase().replace(/\s+/g, ''), text: unquoteValue(text), side };
+}
