@@ -25,6 +25,10 @@ describe('target phrases', () => {
     // "Log in" keeps its "in"; a quoted name ignores trailing colour words.
     expect(parseTarget('Log in')).toMatchObject({ phrase: 'Log in' });
     expect(parseDescription('click the button labeled "Place order" at the bottom right of the blue checkout panel, next to Sign in')).toMatchObject({ phrase: 'Place order', role: 'button' });
+    // A quoted row name's closing apostrophe is no possessive; a possessive keeps its meaning.
+    expect(parseDescription("the Edit link in the 'Hotel - 2 nights' row")).toMatchObject({ phrase: 'Edit', role: 'link', scope: 'Hotel - 2 nights' });
+    expect(parseDescription("the Edit link in James' row")).toMatchObject({ phrase: 'Edit', scope: 'James' });
+    expect(parseDescription("the Edit link in Ann Lee's row")).toMatchObject({ phrase: 'Edit', scope: 'Ann Lee' });
   });
 });
 

@@ -155,9 +155,11 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:(?:user|item|row|post|entry|e-?mail|message|card|line|task|todo|note|file|order)\s+(?:(?:of|for|from|by|with|called|named)\s+)?)?["“‘']/i.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu)$/i.test(inner.trim());
 
   // "... in Rochelle Park's row", "... at the right end of Anne Berg's row": that row.
-  const own = /^(.+?)\s+(?:in|on|of|at|under|from|for|inside)\s+(?:the\s+(?:(?:far\s+)?(?:right|left)\s+)?(?:end|start|side|beginning)\s+of\s+)?(.+?)['’]s?\s+(?:row|post|line|card|entry|message|e-?mail|item|tweet|comment|profile|box)$/i.exec(s);
+  const own = /^(.+?)\s+(?:in|on|of|at|under|from|for|inside)\s+(?:the\s+(?:(?:far\s+)?(?:right|left)\s+)?(?:end|start|side|beginning)\s+of\s+)?(.+?)(['’]s?)\s+(?:row|post|line|card|entry|message|e-?mail|item|tweet|comment|profile|box)$/i.exec(s);
   if (own && !isQuoted(s)) {
-    spec.scope = unquote(own[2].replace(/^(?:the|a|an)\s+/i, ''));
+    // "the 'Hotel - 2 nights' row": the apostrophe closes a quote, it is no possessive.
+    const inner = own[2].replace(/^(?:the|a|an)\s+/i, '');
+    spec.scope = unquote(/^['‘]/.test(inner) && !/s$/i.test(own[3]) ? `${inner}${own[3]}` : inner);
     s = own[1].trim();
   }
   // Where on the screen it sits ("at the top right", "on the left", "at the right end of her
