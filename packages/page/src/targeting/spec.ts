@@ -16,6 +16,11 @@ export interface DescribedTarget {
   quoted?: boolean;
   /** Text of the container the element must be in ("the Blue Mug card"), or text it sits next to. */
   scope?: string;
+  /**
+   * The text of a wider container the scope sits in ("the × on the 'urgent' tag on the 'Fix
+   * login' card": scope urgent, within Fix login), a derived reading of a nested scope.
+   */
+  within?: string;
   /** A landmark role the element must be inside (navigation, banner, contentinfo, ...). */
   landmark?: string;
   /** 1-based position among the matches in reading order; -1 is the last. */
@@ -93,7 +98,7 @@ const KIND_ROLES: [RegExp, AriaRole][] = [
 const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line|tab|menu|submenu|table|list|tree|window)\s*$/i;
 const SCREEN_PLACE = /\s+(?:at\s+the\s+(?:very\s+)?(?:end|start|beginning)|(?:at|in|on|to)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower)?[- ]?(?:left|right|top|bottom)?(?:\s*(?:hand\s+)?(?:corner|side|edge|end|part))?(?:\s+of\s+(?:the\s+)?(?:page|screen|window|(?:(?:his|her|its|their|the)\s+)?(?:row|line|title ?bar|card|post|box|header|toolbar)))?|(?:on|in|of)\s+(?:his|her|its|their)\s+(?:row|line|card|post|entry))$/i;
 // Words about a control's look, not its name ("the red bin icon", "the small up arrow"): read without them last.
-export const LOOK_WORDS = /^(?:(?:red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale)\s+)+(?=\S)/i;
+export const LOOK_WORDS = /^(?:(?:floating|red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale)\s+)+(?=\S)/i;
 // "the email from Trista", "the post by @ben", "the row for Carla": the person or thing the container shows.
 const PERSON_SCOPE = /^(?:the\s+|an?\s+)?(?:e-?mail|message|mail|post|comment|card|row|entry|item|tweet|thread|conversation|note|review|reply|file|order|ticket|line|record|listing|result|profile|photo|picture|status|update|user|person|account)\s+(?:sent\s+)?(?:by|from|for|of|with|to|about)\s+(?:the\s+user\s+|user\s+)?(?=\S)/i;
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1 };
@@ -145,8 +150,26 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
   return refineIconTarget(parseTargetWords(raw, defaultRole), isPictureWords);
 }
 
+// "the pencil (edit) icon", "the bin (delete) icon", "the remove (x) icon": a gloss of the
+// picture in brackets, itself a picture or purpose word or a glyph. Dropped: the words before
+// it name the same icon. Any other bracket ("Save (draft)", "(the last row)") stays as written.
+const ICON_GLOSS = /\s*\(([^()"“”]{1,24})\)/g;
+function dropIconGloss(s: string): string {
+  const drop = (part: string) => part.replace(ICON_GLOSS, (all, inner: string) => (/^[^\p{L}\p{N}\s]{1,2}$/u.test(inner.trim()) || isIconWords(inner.trim()) ? '' : all));
+  // Quoted words are the page's own: brackets in them stay.
+  const quoted = new RegExp(QUOTED_ANY.source, 'gu');
+  let out = '';
+  let at = 0;
+  for (const m of s.matchAll(quoted)) {
+    out += drop(s.slice(at, m.index)) + m[0];
+    at = m.index! + m[0].length;
+  }
+  return out + drop(s.slice(at));
+}
+
 function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedTarget {
   let s = raw.trim().replace(/[.!]+$/, '').trim();
+  s = dropIconGloss(s);
   const spec: DescribedTarget = { phrase: '', role: null };
   // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
   // quoted container or a landmark scopes it.
@@ -333,7 +356,31 @@ export function isStructured(spec: DescribedTarget): boolean {
  * "email" in the container that says "Newsletter"; "the Returns section" → "Returns".
  */
 export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
-  return derivedLoose(spec).map((d) => ({ ...d, strict: true }));
+  return [...nestedReadings(spec), ...derivedLoose(spec).map((d) => ({ ...d, strict: true }))];
+}
+
+/**
+ * A nested scope: "the × on the 'urgent' tag on the 'Fix login' card" → the "urgent" one
+ * inside the "Fix login" card; "the bin in the GitHub row in Connected apps". Both texts must
+ * be whole texts of their containers (the scope rules); the name is read as usual, so a
+ * picture word still finds its icon.
+ */
+function nestedReadings(spec: DescribedTarget): DescribedTarget[] {
+  if (!spec.scope || spec.within || spec.quoted) return [];
+  const nest = /^(.+?)\s+(?:in|on|under|inside|within)\s+(?:the\s+)?(.+)$/i.exec(spec.scope);
+  if (!nest) return [];
+  const inner = scopePart(nest[1]);
+  const outer = scopePart(nest[2]);
+  return inner && outer ? [{ ...spec, scope: inner, within: outer }] : [];
+}
+
+// Words that say what kind of small thing a scope is ("the 'urgent' tag"), not its text.
+const PART_NOUNS = /\s+(?:tag|chip|label|badge|pill|bar|banner|strip|column|lane|list|section)\s*$/i;
+
+/** A part of a nested scope as the text the page shows: no article, colour, kind noun or quotes. */
+function scopePart(words: string): string {
+  const t = words.trim().replace(/^(?:the|a|an)\s+/i, '').replace(LOOK_WORDS, '').replace(CONTAINER_NOUNS, '').replace(PART_NOUNS, '').trim();
+  return t.replace(/^["“‘']+|["”’']+$/g, '').trim();
 }
 
 function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
@@ -377,6 +424,7 @@ export function describeSpec(spec: DescribedTarget): string {
   if (spec.phrase) parts.push(`"${spec.phrase}"`);
   if (spec.role) parts.push(spec.role);
   if (spec.scope) parts.push(`in/next to "${spec.scope}"`);
+  if (spec.within) parts.push(`inside "${spec.within}"`);
   if (spec.landmark) parts.push(`in the ${spec.landmark}`);
   return parts.join(' ');
 }

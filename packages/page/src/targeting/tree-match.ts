@@ -362,6 +362,25 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
   return out.filter((o) => o.exact === best);
 }
 
+const headingLevel = (f: Flat) => Number(f.node.level ?? 6) || 6;
+
+/**
+ * What sits under the one heading that shows the text, when its container holds other headings
+ * of its rank (sections written as a heading and what follows it); null otherwise (a card with
+ * its own title: the container decides).
+ */
+function headingSection(all: Flat[], pool: Flat[], text: string): Flat[] | null {
+  const tb = bare(text);
+  const heads = all.filter((f) => f.node.role === 'heading' && bare(f.name) === tb);
+  if (heads.length !== 1) return null;
+  const h = heads[0];
+  const parent = h.ancestors[h.ancestors.length - 1];
+  const rank = (f: Flat) => f !== h && f.node.role === 'heading' && headingLevel(f) <= headingLevel(h);
+  if (!parent || !all.some((f) => rank(f) && f.ancestors.includes(parent))) return null;
+  const next = all.find((f) => f.index > h.index && rank(f));
+  return pool.filter((f) => f.index > h.index && (!next || f.index < next.index));
+}
+
 export interface MatchOptions {
   /** Build a wording for each ambiguous candidate and check it (off for the inner checks). */
   wordings?: boolean;
@@ -480,8 +499,24 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (!item) return { kind: 'none', why: `there is no item/row #${spec.withinOrdinal}` };
     pool = pool.filter((f) => f.ancestors.includes(item.node));
   }
+  // A nested scope's wider container ("on the 'Fix login' card"): only what is inside the
+  // nearest container showing that text as a whole text of its own.
+  if (spec.within && headingSection(all, pool, spec.within)) {
+    // A heading among headings of its rank ("Connected apps", then "Available apps"): its
+    // section is what follows it up to the next of them.
+    pool = headingSection(all, pool, spec.within)!;
+    if (!pool.length) return { kind: 'none', why: `nothing of that kind under the heading "${spec.within}"` };
+  } else if (spec.within) {
+    const inside = applyScope(pool, spec.within, true, true).filter((x) => x.exact === 0 && x.container);
+    // The innermost such container only: the board that holds the card is not the card.
+    const nearest = inside.filter((x) => !inside.some((y) => y.container !== x.container && y.f.ancestors.includes(x.container!)));
+    if (new Set(nearest.map((x) => x.container)).size > 1) return { kind: 'none', why: `several containers show "${spec.within}"` };
+    pool = nearest.map((x) => x.f);
+    if (!pool.length) return { kind: 'none', why: `nothing of that kind inside a container that shows "${spec.within}"` };
+  }
   const why: string[] = [];
   if (spec.landmark) why.push(`inside the ${spec.landmark} landmark`);
+  if (spec.within) why.push(`inside the container that shows "${spec.within}"`);
 
   // Tiers by name: exact first; an unnamed control's adjacent text counts as its name.
   let tiers: Flat[][];

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { parseDescription, derivedReadings } from '@ariadne/page';
+import { failedSteps, usePlainEnglish } from './helpers/plain-english.js';
+
+// People place a control inside a container inside another: "the × on the 'urgent' tag on
+// the 'Fix login redirect' card", "the bin icon in the GitHub row in Connected apps", and
+// gloss a picture in brackets: "the pencil (edit) icon". The same tag or app shows in several
+// places, so the wider container must decide; a container that is not there is a miss.
+
+const pe = usePlainEnglish('nest');
+const PAGE = 'nested-scopes.html';
+
+describe('nested scopes and bracketed glosses: the parse', () => {
+  it('reads a nested scope as a scope inside a wider container, and drops a picture gloss', () => {
+    const spec = parseDescription("the × on the orange 'urgent' tag on the 'Fix login redirect' card");
+    expect(derivedReadings(spec)).toContainEqual(expect.objectContaining({ phrase: '×', scope: 'urgent', within: 'Fix login redirect' }));
+    expect(parseDescription("the pencil (edit) icon in Omar Farouk's row")).toMatchObject({ phrase: 'pencil', scope: 'Omar Farouk', icon: true });
+    expect(parseDescription('the floating add (+) button')).toMatchObject({ role: 'button' });
+    // Brackets that are no picture, or inside quotes, are the page's words.
+    expect(parseDescription('the Save (draft) button')).toMatchObject({ phrase: 'Save (draft)' });
+    expect(parseDescription("the 'Total (x)' link")).toMatchObject({ phrase: 'Total (x)', quoted: true });
+  });
+});
+
+describe('nested scopes and bracketed glosses: on a page', () => {
+  it('REST: the × of one tag on one card; the same tag elsewhere, or a card that is not there, is never clicked', async () => {
+    const ok = await pe.rest(PAGE, [{ action: 'click', description: "the × on the orange 'urgent' tag on the 'Fix login redirect' card" }]);
+    expect(ok.answers[0].status, JSON.stringify(ok.answers[0].body)).toBe(200);
+    expect(ok.log).toBe('untag Fix login redirect/urgent;');
+    const other = await pe.rest(PAGE, [{ action: 'click', description: "the × on the 'urgent' tag on the 'Update privacy policy' card" }]);
+    expect(other.log).toBe('untag Update privacy policy/urgent;');
+    const absent = await pe.rest(PAGE, [{ action: 'click', description: "the × on the 'urgent' tag on the 'Write release notes' card" }]);
+    expect(absent.answers[0].status).not.toBe(200);
+    expect(absent.log).toBe('');
+    const unsaid = await pe.rest(PAGE, [{ action: 'click', description: "the × on the 'urgent' tag" }]);
+    expect(unsaid.answers[0].status).not.toBe(200);
+    expect(unsaid.log).toBe('');
+  });
+
+  it('REST: an icon in a row inside a section; the same row in another section is not it', async () => {
+    const a = await pe.rest(PAGE, [{ action: 'click', description: 'the bin (trash) icon at the right end of the GitHub row in Connected apps' }]);
+    expect(a.answers[0].status, JSON.stringify(a.answers[0].body)).toBe(200);
+    expect(a.log).toBe('delete connected/GitHub;');
+    const b = await pe.rest(PAGE, [{ action: 'click', description: 'the pencil (edit) icon in the GitHub row in Available apps' }]);
+    expect(b.answers[0].status, JSON.stringify(b.answers[0].body)).toBe(200);
+    expect(b.log).toBe('edit available/GitHub;');
+    const c = await pe.rest(PAGE, [{ action: 'click', description: 'the bin (trash) icon in the GitHub row in Archived apps' }]);
+    expect(c.answers[0].status).not.toBe(200);
+    expect(c.log).toBe('');
+  });
+
+  it('plans: the same wordings through the rules planner', async () => {
+    const r = await pe.plan(PAGE, ["Click the × on the 'bug' tag on the 'Fix login redirect' card", 'Click the pencil (edit) icon in the Slack row in Connected apps']);
+    expect(failedSteps(r)).toEqual([]);
+    expect(r.log).toBe('untag Fix login redirect/bug;edit connected/Slack;');
+    const miss = await pe.plan(PAGE, ['Click the pencil (edit) icon in the Slack row in Available apps']);
+    expect(failedSteps(miss).length).toBe(1);
+    expect(miss.log).toBe('');
+  });
+});
