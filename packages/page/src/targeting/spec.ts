@@ -38,6 +38,8 @@ export interface DescribedTarget {
    * "the text input" → text): with a phrase, a field named so OR of that kind; alone, of that kind.
    */
   kind?: string;
+  /** A list or field that shows this value now ("the drop-down showing Europe/London"). */
+  showing?: string;
   /** A list (select, listbox) that offers these choices ("Select Kenya from the list"). */
   offers?: string[];
   /** "Expand the section": the one collapsed disclosure (aria-expanded=false, a closed <details>). */
@@ -152,10 +154,18 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
 
 // "the pencil (edit) icon", "the bin (delete) icon", "the remove (x) icon": a gloss of the
 // picture in brackets, itself a picture or purpose word or a glyph. Dropped: the words before
-// it name the same icon. Any other bracket ("Save (draft)", "(the last row)") stays as written.
-const ICON_GLOSS = /\s*\(([^()"“”]{1,24})\)/g;
+// it name the same icon. So is a remark (below). Any other bracket ("Save (draft)") stays.
+// "(it shows Europe/London)", "(the one next to Employee Name)": a remark about where or how
+// it looks, in words that never name a control.
+const REMARK = /^(?:it|its|it's|which|that|the|a|an|showing|shows|currently|now|next|left|right|between|under|below|above|beside|near|just|with|where|e\.g\.|i\.e\.)\s/i;
+const ICON_OR_REMARK = /\s*\(([^()"“”]{1,60})\)/g;
+
 function dropIconGloss(s: string): string {
-  const drop = (part: string) => part.replace(ICON_GLOSS, (all, inner: string) => (/^[^\p{L}\p{N}\s]{1,2}$/u.test(inner.trim()) || isIconWords(inner.trim()) ? '' : all));
+  const drop = (part: string) => part.replace(ICON_OR_REMARK, (all, inner: string) => {
+    const t = inner.trim();
+    const gloss = t.length <= 24 && (/^[^\p{L}\p{N}\s]{1,2}$/u.test(t) || isIconWords(t));
+    return gloss || REMARK.test(t) ? '' : all;
+  });
   // Quoted words are the page's own: brackets in them stay.
   const quoted = new RegExp(QUOTED_ANY.source, 'gu');
   let out = '';
@@ -170,7 +180,19 @@ function dropIconGloss(s: string): string {
 function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedTarget {
   let s = raw.trim().replace(/[.!]+$/, '').trim();
   s = dropIconGloss(s);
+  // "the 'I confirm that these expenses…' checkbox": a quote cut short is the start of the name.
+  s = s.replace(/([^\s"“‘'])\s*(?:…|\.{3})(["”’'])/gu, '$1$2');
   const spec: DescribedTarget = { phrase: '', role: null };
+  // "the drop-down showing '-- Select --'", "the select that shows Europe/London under
+  // Timezone": a list or field by the value it shows now (what a screenshot shows of it).
+  const shows = /^(.*?\b(?:drop-?down|select|list|combo ?box|picker|menu|field|box|input))\s+(?:that|which)?\s*(?:showing|shows|displaying|says|saying|reading|set to)\s+("[^"]+"|“[^”]+”|'[^']+'|‘[^’]+’|[^\s,]+(?:\s+(?!under\b|next\b|beside\b|near\b|in\b|on\b|for\b|at\b|below\b|above\b)[^\s,]+){0,3})(.*)$/i.exec(s);
+  if (shows) {
+    spec.showing = unquote(shows[2]);
+    s = `${shows[1]}${shows[3]}`.trim();
+    // "the select showing X under Timezone": a field is named by the label it sits under or beside.
+    const under = /^(?:the\s+)?(drop-?down|select|list|combo ?box|picker|menu|field|box|input)\s+(?:under|below|beside|next to)\s+(?:the\s+)?(.+)$/i.exec(s);
+    if (under) s = `the ${under[2]} ${under[1]}`;
+  }
   // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
   // quoted container or a landmark scopes it.
   const hasQuote = QUOTED_ANY.test(s);
@@ -425,6 +447,7 @@ export function describeSpec(spec: DescribedTarget): string {
   if (spec.role) parts.push(spec.role);
   if (spec.scope) parts.push(`in/next to "${spec.scope}"`);
   if (spec.within) parts.push(`inside "${spec.within}"`);
+  if (spec.showing) parts.push(`showing "${spec.showing}"`);
   if (spec.landmark) parts.push(`in the ${spec.landmark}`);
   return parts.join(' ');
 }

@@ -471,6 +471,12 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (!pool.length) return { kind: 'none', why: `no list offers ${spec.offers.map((v) => `"${v}"`).join(', ')}` };
   }
   if (spec.checked !== undefined) pool = pool.filter((f) => Boolean(f.node.checked) === spec.checked);
+  // A list or field by the value it shows ("the drop-down showing Europe/London").
+  if (spec.showing) {
+    const want = norm(spec.showing);
+    pool = pool.filter((f) => [f.node.value, ...(f.node.role === 'textbox' ? [rawText(f.node)] : [])].some((v) => typeof v === 'string' && norm(v) === want));
+    if (!pool.length) return { kind: 'none', why: `nothing of that kind shows "${spec.showing}"` };
+  }
   // An icon: named by its picture only ("the trash icon"), never a control with a word name.
   if (spec.icon) pool = pool.filter(iconLike);
   // An option in the group the words name ("Express shipping"): inside a group whose own name is the scope.
