@@ -12,7 +12,7 @@
 // One line per concept: pictures | purposes | icon-set names (comma-separated, spaces for - and _).
 const TABLE = `
 bin, trash, trash can, trashcan, garbage can, garbage, wastebasket, waste basket, dustbin, rubbish bin, litter bin, wheelie bin | delete, remove, discard, destroy, throw away, erase | trash, trash can, trash alt, trash 2, trash o, trash empty, delete, delete forever, delete outline, bin, recycle bin, wastebasket, garbage, trash bin, delete sweep, trash3
-x, ×, ✕, ✖, ✗, cross, x mark, times, multiplication sign | close, dismiss, cancel, clear, remove, hide | close, x, times, xmark, x lg, x circle, times circle, circle xmark, close circle, remove, clear, cancel, multiply, cross, window close, x square, closethick, circle close, x mark, close outline, dismiss
+x, ×, ✕, ✖, ✗, cross, x mark, times, multiplication sign, ⨯, ╳ | close, dismiss, cancel, clear, remove, hide | close, x, times, xmark, x lg, x circle, times circle, circle xmark, close circle, remove, clear, cancel, multiply, cross, window close, x square, closethick, circle close, x mark, close outline, dismiss
 pencil, pen, pencil and paper, pencil in a square, ✎, ✏ | edit, modify, change, rename, write, compose | edit, pencil, pen, pencil alt, pencil square, pencil square o, pen to square, square pen, edit 2, edit 3, create, mode edit, mode, edit note, pencil fill, pencil line, compose, edit square, pen nib, edit pen
 plus, plus sign, +, ＋, plus in a circle, plus in a square | add, new, create, insert, increase, more | add, plus, plus circle, plus square, plus lg, add circle, add box, circle plus, square plus, add circle outline, plus thick, plus sign, plus circle fill, add outline, new
 minus, minus sign, dash, −, - | subtract, decrease, less, remove, collapse | minus, remove, dash, dash lg, minus circle, minus square, remove circle, circle minus, square minus, do not disturb on, minus sign, dash circle
@@ -28,7 +28,7 @@ three lines, three bars, three horizontal lines, stacked lines, horizontal lines
 cog, gear, cogwheel, gear wheel, cogs, gears, ⚙ | settings, preferences, options, configure, configuration, config, setup | cog, gear, gears, cogs, settings, gear fill, cog 6 tooth, cog 8 tooth, settings 2, gear wide, gear wide connected, settings outline, cog outline, gear six, settings applications
 sliders, slider, knobs, faders, adjustments, mixer | adjust, tune, customize, filter settings, options | sliders, sliders h, sliders horizontal, sliders vertical, tune, adjustments, adjustments horizontal, sliders 2, options, adjust, equalizer, settings adjust
 funnel, filter | filter, refine, narrow | filter, funnel, filter alt, filter list, funnel fill, filter outline, filter circle, filter square
-magnifier, magnifying glass, magnifying lens, lens, loupe, looking glass, 🔍 | search, find, look up, lookup, seek | search, magnifying glass, magnifier, find, search alt, search outline, manage search, loupe, zoom, search sharp
+magnifier, magnifying glass, magnifying lens, lens, loupe, looking glass, 🔍, 🔎 | search, find, look up, lookup, seek | search, magnifying glass, magnifier, find, search alt, search outline, manage search, loupe, zoom, search sharp
 magnifier with a plus, magnifying glass with a plus | zoom in, enlarge, magnify, bigger | zoom in, search plus, magnifying glass plus, plus magnifier, zoomin, zoom plus
 magnifier with a minus, magnifying glass with a minus | zoom out, smaller, shrink | zoom out, search minus, magnifying glass minus, minus magnifier, zoomout, zoom minus
 paper plane, paper airplane, paper aeroplane, plane, airplane | send, submit, post, send message | send, paper plane, paperplane, send fill, paper airplane, send alt, send outline, paper plane tilt, location arrow
@@ -89,7 +89,7 @@ cloud, ☁ | cloud, cloud storage, sync | cloud, cloud o, cloud fill, cloud queu
 folder, 📁 | folder, directory, open folder, browse, files | folder, folder open, folder o, folder fill, folder outline, folder collapsed, folder 2, folder closed, folder open o
 page, sheet of paper, sheet, document, file, 📄 | file, document, page, open file, view document | file, file text, file o, description, document, file alt, article, file earmark, note, file lines, document text, file text o, document outline, file earmark text
 page with a plus, document with a plus | new file, new document, add file, create document | file plus, note add, file earmark plus, document add, file add, file circle plus, document plus, post add
-check mark, checkmark, tick, tick mark, ✓, ✔, ☑ | confirm, ok, okay, done, accept, approve, complete, yes, mark as done, mark done, verify | check, check circle, check lg, check2, checkmark, done, ok, check square, task alt, check mark, circle check, tick, check circle outline, check 2, checkmark circle, checkmark done, check fill, check thick, check all
+check mark, checkmark, tick, tick mark, ✓, ✔, ☑, ✅, 🗸 | confirm, ok, okay, done, accept, approve, complete, yes, mark as done, mark done, verify | check, check circle, check lg, check2, checkmark, done, ok, check square, task alt, check mark, circle check, tick, check circle outline, check 2, checkmark circle, checkmark done, check fill, check thick, check all
 double check mark, two check marks, two ticks | mark all read, mark all as read, read receipts, all done | check double, done all, check2 all, checks, checkmark done, check all, double check
 circle with a slash, no entry sign, prohibited sign, ⊘, 🚫 | block, ban, forbid, prohibit, disable, deny | ban, block, slash circle, circle slash, do not disturb, not allowed, ban circle, cancel, remove circle, not interested, block helper, circle off
 power symbol, power button, ⏻ | power, shut down, turn off, turn on, switch off | power, power off, power settings new, power button, power outline, off
@@ -98,10 +98,10 @@ arrow into a door, arrow entering a door, arrow into a box | log in, login, sign
 four arrows outward, arrows pointing outward, corners, expanding arrows, diagonal arrows outward | full screen, fullscreen, expand, maximize, enlarge, open full screen | expand, expand arrows, fullscreen, maximize, arrows fullscreen, arrows angle expand, arrows alt, maximize 2, up right and down left from center, expand alt, open in full, arrows pointing out, zoom out map, fullscreen enter
 four arrows inward, arrows pointing inward, diagonal arrows inward | exit full screen, minimize, shrink, collapse, restore size | compress, fullscreen exit, minimize, minimize 2, arrows angle contract, down left and up right to center, compress alt, close fullscreen, arrows pointing in, compress arrows
 arrow out of a square, square with an arrow, arrow pointing out of a box, box with an arrow out, arrow up right | open in new tab, open in new window, external link, open externally, pop out, open link, launch | external link, open in new, box arrow up right, arrow up right from square, square arrow up right, external link alt, arrow top right on square, launch, new window, external link square, extlink, newwin, open outline, open new, link external, square up right, up right from square
-down arrow, downward arrow, arrow down, caret down, down caret, chevron down, down chevron, ▼, ▾, ⌄, ↓, v shape, triangle down, down triangle | expand, show more, dropdown, unfold, down, decrease, decrement, move down, scroll down, lower | chevron down, caret down, angle down, arrow drop down, expand more, arrow down s, keyboard arrow down, triangle down, chevron down circle, sort down, arrow down, arrow downward, arrow down short, caret down fill, angle double down, chevron compact down, down, triangle 1 s, carat 1 s, arrow 1 s, arrowthick 1 s, spinner down, chevron down outline, arrow down circle
-up arrow, upward arrow, arrow up, caret up, up caret, chevron up, up chevron, ▲, ▴, ⌃, ↑, triangle up, up triangle | collapse, show less, fold, up, increase, increment, move up, scroll up, raise, back to top | chevron up, caret up, angle up, arrow drop up, expand less, keyboard arrow up, triangle up, chevron up circle, sort up, arrow up, arrow upward, arrow up short, caret up fill, angle double up, chevron compact up, up, triangle 1 n, carat 1 n, arrow 1 n, arrowthick 1 n, spinner up, chevron up outline, arrow up circle
-left arrow, arrow left, back arrow, left chevron, chevron left, caret left, left caret, ‹, «, ←, <, triangle left, left triangle | back, previous, prev, go back, earlier, left, move left | chevron left, angle left, arrow left, arrow back, caret left, keyboard arrow left, navigate before, arrow back ios, arrow left short, chevron back, triangle left, left, arrow left circle, chevron left circle, angle double left, caret left fill, triangle 1 w, carat 1 w, arrow 1 w, arrowthick 1 w, seek prev, arrow back outline, chevron compact left
-right arrow, arrow right, right chevron, chevron right, caret right, right caret, ›, », →, >, triangle right, right triangle | next, forward, continue, go, proceed, later, right, move right | chevron right, angle right, arrow right, arrow forward, caret right, keyboard arrow right, navigate next, arrow forward ios, chevron forward, triangle right, right, arrow right circle, chevron right circle, angle double right, caret right fill, triangle 1 e, carat 1 e, arrow 1 e, arrowthick 1 e, seek next, arrow forward outline, chevron compact right
+down arrow, downward arrow, arrow down, caret down, down caret, chevron down, down chevron, ▼, ▾, ⌄, ↓, v shape, triangle down, down triangle, ˅, ⬇, ⮟ | expand, show more, dropdown, unfold, down, decrease, decrement, move down, scroll down, lower | chevron down, caret down, angle down, arrow drop down, expand more, arrow down s, keyboard arrow down, triangle down, chevron down circle, sort down, arrow down, arrow downward, arrow down short, caret down fill, angle double down, chevron compact down, down, triangle 1 s, carat 1 s, arrow 1 s, arrowthick 1 s, spinner down, chevron down outline, arrow down circle
+up arrow, upward arrow, arrow up, caret up, up caret, chevron up, up chevron, ▲, ▴, ⌃, ↑, triangle up, up triangle, ˄, ⬆, ⮝ | collapse, show less, fold, up, increase, increment, move up, scroll up, raise, back to top | chevron up, caret up, angle up, arrow drop up, expand less, keyboard arrow up, triangle up, chevron up circle, sort up, arrow up, arrow upward, arrow up short, caret up fill, angle double up, chevron compact up, up, triangle 1 n, carat 1 n, arrow 1 n, arrowthick 1 n, spinner up, chevron up outline, arrow up circle
+left arrow, arrow left, back arrow, left chevron, chevron left, caret left, left caret, ‹, «, ←, <, triangle left, left triangle, ⬅, ⟵ | back, previous, prev, go back, earlier, left, move left, previous page, prev page, page back, go to previous page | chevron left, angle left, arrow left, arrow back, caret left, keyboard arrow left, navigate before, arrow back ios, arrow left short, chevron back, triangle left, left, arrow left circle, chevron left circle, angle double left, caret left fill, triangle 1 w, carat 1 w, arrow 1 w, arrowthick 1 w, seek prev, arrow back outline, chevron compact left
+right arrow, arrow right, right chevron, chevron right, caret right, right caret, ›, », →, >, triangle right, right triangle, ➜, ➔, ➡, ⟶ | next, forward, continue, go, proceed, later, right, move right, next page, page forward, go to next page | chevron right, angle right, arrow right, arrow forward, caret right, keyboard arrow right, navigate next, arrow forward ios, chevron forward, triangle right, right, arrow right circle, chevron right circle, angle double right, caret right fill, triangle 1 e, carat 1 e, arrow 1 e, arrowthick 1 e, seek next, arrow forward outline, chevron compact right
 up and down arrows, up down arrows, two arrows, double arrow, arrows, ⇅, ↕ | sort, order, reorder, sort by, change order, swap | sort, sort alt, arrow down up, arrows up down, swap vert, unfold more, sort up down, arrow down arrow up, arrows sort, arrow up down, swap vertical, import export, arrows vertical, triangle 2 n s, carat 2 n s, arrowthick 2 n s, swap
 six dots, grip, dotted grip, drag dots, two columns of dots, grip lines, handle, drag handle, ⠿, ⋮⋮ | drag, reorder, rearrange, drag to reorder | grip vertical, grip horizontal, grip, drag indicator, drag handle, grip lines, grip dotted vertical, grip dotted horizontal, arrows move, drag, grip solid horizontal, grip lines vertical, dots six vertical, reorder two, drag vertical
 bold b, b, letter b, bold letter b | bold, make bold, strong | bold, format bold, type bold, text bold, bold outline
@@ -225,8 +225,11 @@ export function conceptsOfWords(phrase: string, picturesOnly = false): number[] 
   for (let len = ws.length - 1; len >= 1; len--) {
     for (let at = 0; at + len <= ws.length; at++) {
       const rest = [...ws.slice(0, at), ...ws.slice(at + len)];
-      if (!rest.every((r) => GENERIC.has(r))) continue;
-      const hit = lookup(ws.slice(at, at + len).join(' '));
+      // A glyph beside the words that draws the same picture ("the ‹ previous page arrow") narrows them.
+      const glyphs = rest.filter((r) => !GENERIC.has(r));
+      if (!glyphs.every((r) => !/[\p{L}\p{N}]/u.test(r))) continue;
+      let hit = lookup(ws.slice(at, at + len).join(' '));
+      for (const g of glyphs) hit = hit.filter((c) => ANY_TERM(g).includes(c));
       if (hit.length) return hit;
     }
   }
@@ -289,6 +292,19 @@ export function iconAlternatives(word: string): string[] {
   for (const id of ids) {
     const c = ICON_CONCEPTS[id];
     for (const t of [...c.pictures, ...c.purposes, ...c.names]) if (/[a-z]/.test(t)) out.add(t);
+  }
+  return [...out];
+}
+
+/**
+ * The glyphs drawn for the same icon as this word (× for "close", → and › for "next", ⋮ for
+ * "three dots"): characters, not ASCII punctuation, so a price's "+" or a "..." in prose is none.
+ */
+export function iconGlyphs(word: string): string[] {
+  const out = new Set<string>();
+  for (const id of conceptsOfWords(word)) {
+    const c = ICON_CONCEPTS[id];
+    for (const t of [...c.pictures, ...c.names]) if (!/[\p{L}\p{N}\s]/u.test(t) && /[^\x00-\x7f]/.test(t) && [...t].length <= 2) out.add(t);
   }
   return [...out];
 }

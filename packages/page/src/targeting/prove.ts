@@ -1,5 +1,5 @@
 import type { Locator } from 'playwright-core';
-import { iconAlternatives, iconPhrasesIn } from './iconography.js';
+import { iconAlternatives, iconGlyphs, iconPhrasesIn } from './iconography.js';
 
 // The last stage before acting on a description (issue 24 §6): no silent pick. Every word of
 // the description that names something — the element's name, its picture, the person or the
@@ -44,12 +44,16 @@ const GLYPHS: [RegExp, string[]][] = [
   [/^(?:delete|remove|destroy|trash|discard|bin|close|dismiss|x|cancel)$/, ['×', '✕', '✖', '🗑']],
   [/^(?:add|new|plus)$/, ['+']],
   [/^(?:edit|pencil)$/, ['✎', '✏']],
+  // "the → arrow", "the next arrow": an arrow or chevron glyph (an SVG's shape, a character) is the arrow.
+  [/^arrows?$/, ['←', '→', '↑', '↓', '‹', '›', '⌃', '⌄', '«', '»', '▲', '▼', '◀', '▶']],
 ];
 
 function alternatives(word: string): string[] {
   const out = new Set([word]);
   // The same icon's other words: three letters or more (a lone "i" or "x" would be found anywhere).
   for (const w of iconAlternatives(word)) if (w.length >= 3) out.add(w);
+  // The glyph the icon is drawn as (an SVG read by its shape is named ×, ⋮, 🔍).
+  for (const g of iconGlyphs(word)) out.add(g);
   for (const [re, gl] of GLYPHS) if (re.test(word)) for (const w of gl) out.add(w);
   return [...out];
 }

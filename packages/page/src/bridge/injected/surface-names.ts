@@ -2,10 +2,12 @@
 // icon-only control, a field labelled only by text beside it). Pure DOM reads, no layout
 // writes. Bundled with surface.ts into surface.generated.ts (scripts/build-bridge.mjs).
 
-export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'class' | 'data' | 'testid' | 'label' | 'text';
+export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'class' | 'id' | 'data' | 'testid' | 'label' | 'text';
 export interface Inferred { name: string; from: InferredFrom }
 
 import { generatedReason } from './generated-ids.js';
+import { svgGlyph } from './surface-glyphs.js';
+import { idName } from './surface-ids.js';
 
 const MAX_NAME = 60;
 
@@ -41,6 +43,10 @@ function within(el: Element, limit = 40): Element[] {
 const ICON_PREFIX = /^(?:ui|act|action|btn|cmd|js|fa|fas|far|fal|fad|fab|fak|bi|glyphicon|icon|icons|ico|mdi|ion|ionicon|feather|lucide|ti|tabler|ri|la|las|lar|lab|octicon|gg|iconoir|ph|uil|bx|bxs|bxl|zmdi|typcn|wi|oi|el|fi|si|md|mi|svg-icon|i)[-_]/i;
 /** Tokens that say how an icon looks or sits, never what it does. */
 const STYLE_TOKEN = /^(?:fa|fas|far|fal|fad|fab|fa-(?:solid|regular|light|thin|duotone|brands|sharp|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|border|inverse|flip[-\w]*|rotate[-\w]*|stack[-\w]*|li|ul|beat|bounce|fade|shake)|bi|glyphicon|icon|icons|ico|mdi|mdi-(?:\d+px|spin|light|dark)|material-icons[-\w]*|material-symbols[-\w]*|ion|ionicon|feather|lucide|ti|la|las|lar|lab|octicon|gg|ph|uil|bx|bxs|bxl|zmdi|svg-icon|iconfont|icon-font|btn|btn-[-\w]+|button|action|actions|item|items|col|col-[-\w]+|cell|row|left|right|center|pull-[-\w]+|float-[-\w]+|text-[-\w]+|m[trblxy]?-\d|p[trblxy]?-\d|d-[-\w]+|align-[-\w]+|active|selected|disabled|hidden|visible|show|open|on|off|sm|md|lg|xl|small|large|big|tiny|mini|dark|light|primary|secondary|default|muted|js-[-\w]+|is-[-\w]+|has-[-\w]+|clickable|pointer|hover|control|tool|tools|toolbar|toolbar-[-\w]+|tb|nav|menu|cursor-pointer|inline|block|flex|relative|absolute|fixed|ml-auto|mr-auto|ui-(?:corner|state|widget|button|helper|priority|front|clearfix)[-\w]*|ui-icon|ui-button)$/i;
+// Utility classes (Tailwind, Bootstrap 5 utilities) say how a box looks, never what it does:
+// "rounded-md", "inline-flex", "items-center", "-m-2.5", "shrink-0". Bases that double as icon
+// names ("rotate", "fill", "grid") count only with a value after them.
+const UTILITY = /^-?(?:(?:[mp][trblxyse]?|ms|me|ps|pe|gap(?:-[xy])?|space-[xy]|inset(?:-[xy])?|h|w|size|min-[hw]|max-[hw]|leading|tracking|indent|translate-[xy]|skew-[xy]|duration|delay|ease|ring(?:-offset)?|border(?:-[trblxyse])?|rounded(?:-[trblse]{1,2})?|shadow|blur|bg|divide-[xy]|col-span|row-span|line-clamp|overflow(?:-[xy])?|whitespace|pointer-events|place-(?:items|content|self)|items|justify(?:-items|-self)?|self|grid-cols|grid-rows|font)-[-\w./%]+|(?:rotate|scale|fill|stroke|to|from|via|order|z|start|end|top|bottom|left|right|grow|shrink|basis|flex|columns|aspect|opacity|outline|decoration|content|object|select|cursor|break)-(?:\d[\w./%]*|\[[^\]]*\]|px|full|auto|none|wrap|nowrap|row|col|1|0)|rounded|shadow|border|ring|grow|shrink|truncate|sr-only|not-sr-only|inline-flex|inline-block|inline-grid|transition|antialiased|isolate|static|sticky|outline-none)$/;
 const VARIANT_SUFFIX = /[-_](?:fill|filled|fills|outline|outlined|o|alt|alt\d|lg|sm|xs|xl|solid|regular|light|thin|round|rounded|sharp|twotone|two-tone|line|bold|duotone|\d+|icon|ico|svg|btn|button|sm|md)$/i;
 const SYNONYM: Record<string, string> = { x: 'close', times: 'close', xmark: 'close', 'x lg': 'close', 'x circle': 'close', 'times circle': 'close', 'close circle': 'close', cross: 'close', 'trash can': 'trash', 'trash alt': 'trash', 'trash2': 'trash', 'trash 2': 'trash', floppy: 'save', 'floppy disk': 'save', 'floppy o': 'save', cog: 'settings', del: 'delete', rm: 'remove', gear: 'settings', gears: 'settings' };
 
@@ -48,7 +54,7 @@ const SYNONYM: Record<string, string> = { x: 'close', times: 'close', xmark: 'cl
 export function iconWord(token: string): string | null {
   let t = token.trim();
   // Framework-generated tokens (css-1x2y3z, sc-AbCdE, hashes) name nothing.
-  if (!t || t.length > 40 || /\d{3,}/.test(t) || STYLE_TOKEN.test(t) || generatedReason(t, 'class')) return null;
+  if (!t || t.length > 40 || /\d{3,}/.test(t) || STYLE_TOKEN.test(t) || UTILITY.test(t) || generatedReason(t, 'class')) return null;
   // BEM element or modifier: mail-row__star → star, icon--large → icon (then dropped).
   if (t.includes('__')) t = t.slice(t.lastIndexOf('__') + 2);
   t = t.replace(/--[\w-]*$/, '');
@@ -128,10 +134,22 @@ const DATA_LABEL = ['data-tooltip', 'data-title', 'data-original-title', 'data-b
 const DATA_ICON = ['data-icon', 'data-action', 'data-command', 'data-cmd', 'data-name'];
 const TEST_ID = ['data-testid', 'data-test', 'data-cy', 'data-qa', 'data-test-id'];
 
+/** The glyph the control's one inline <svg> draws (×, ›, ☰ ...), read from its geometry. */
+function shapeName(all: Element[]): string | null {
+  let svg: Element | null = null;
+  for (const e of all) {
+    if (e.localName === 'img') return null;
+    if (e.localName !== 'svg') continue;
+    if (svg) return null; // two pictures: which one names it is a guess
+    svg = e;
+  }
+  return svg ? svgGlyph(svg) : null;
+}
+
 /**
  * The name of an icon-only control, from the element or what it holds, in order: aria-label,
- * title, alt; an SVG's title or sprite id; an icon-font ligature; icon class or data tokens;
- * a test id.
+ * title, alt; an SVG's title or sprite id; an icon-font ligature; a tooltip's data attribute;
+ * the glyph an inline SVG draws; icon class or data tokens; its own id or data-* value; a test id.
  */
 export function iconName(el: Element): Inferred | null {
   const all = within(el);
@@ -157,6 +175,9 @@ export function iconName(el: Element): Inferred | null {
       if (v && readable(v)) return { name: clip(v), from: 'data' };
     }
   }
+  // Before class words: a utility-class page (Tailwind) says nothing there, and the picture is what people name.
+  const glyph = shapeName(all);
+  if (glyph) return { name: glyph, from: 'shape' };
   for (const e of all) {
     if (e.localName === 'svg' || e.localName === 'path' || e.localName === 'use' || e.localName === 'g') continue;
     const w = classWord(e);
@@ -171,6 +192,8 @@ export function iconName(el: Element): Inferred | null {
       if (w) return { name: clip(w), from: 'data' };
     }
   }
+  const own = idName(el, all);
+  if (own) return { name: clip(own.name), from: own.from };
   for (const e of all) {
     for (const a of TEST_ID) {
       const v = e.getAttribute(a);
