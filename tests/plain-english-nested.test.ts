@@ -58,3 +58,42 @@ describe('nested scopes and bracketed glosses: on a page', () => {
     expect(miss.log).toBe('');
   });
 });
+
+describe('a control by what a screenshot shows of it', () => {
+  const SEEN = 'seen-values.html';
+
+  it('the parse: the value a list shows, a remark in brackets, a quote cut short', () => {
+    expect(parseDescription('the select showing Europe/London under Timezone')).toMatchObject({ phrase: 'Timezone', role: 'combobox', showing: 'Europe/London' });
+    expect(parseDescription("the Department drop-down showing '-- Select --' (next to Employee Name)")).toMatchObject({ phrase: 'Department', showing: '-- Select --' });
+    expect(parseDescription("the 'I confirm that these expenses…' checkbox")).toMatchObject({ phrase: 'I confirm that these expenses', quoted: true, role: 'checkbox' });
+  });
+
+  it('REST: a list by the value it shows and its label; two lists showing the same value need the label', async () => {
+    const a = await pe.rest(SEEN, [{ action: 'select', description: 'the select showing Europe/London under Timezone', value: 'Europe/Berlin' }]);
+    expect(a.answers[0].status, JSON.stringify(a.answers[0].body)).toBe(200);
+    expect(a.log).toBe('tz=Europe/Berlin;');
+    const b = await pe.rest(SEEN, [{ action: 'select', description: "the Region drop-down showing '-- Select --'", value: 'South' }]);
+    expect(b.answers[0].status, JSON.stringify(b.answers[0].body)).toBe(200);
+    expect(b.log).toBe('region=South;');
+    // Two lists show "-- Select --": the one that offers the value is the one; none offering it is a miss.
+    const c = await pe.rest(SEEN, [{ action: 'select', description: "the drop-down showing '-- Select --'", value: 'Finance' }]);
+    expect(c.answers[0].status, JSON.stringify(c.answers[0].body)).toBe(200);
+    expect(c.log).toBe('dept=Finance;');
+    const e = await pe.rest(SEEN, [{ action: 'select', description: "the drop-down showing '-- Select --'", value: 'West' }]);
+    expect(e.answers[0].status).not.toBe(200);
+    expect(e.log).toBe('');
+    // Nothing shows Asia/Tokyo now: never the list that merely offers it.
+    const d = await pe.rest(SEEN, [{ action: 'select', description: 'the drop-down showing Asia/Tokyo', value: 'Europe/Berlin' }]);
+    expect(d.answers[0].status).not.toBe(200);
+    expect(d.log).toBe('');
+  });
+
+  it('REST: a checkbox by the start of its sentence; a start two sentences share is not enough', async () => {
+    const a = await pe.rest(SEEN, [{ action: 'check', description: "the 'I confirm that these expenses were incurred…' checkbox" }]);
+    expect(a.answers[0].status, JSON.stringify(a.answers[0].body)).toBe(200);
+    expect(a.log).toBe('confirm=true;');
+    const b = await pe.rest(SEEN, [{ action: 'check', description: "the 'I confirm that…' checkbox" }]);
+    expect(b.answers[0].status).not.toBe(200);
+    expect(b.log).toBe('');
+  });
+});

@@ -19,6 +19,7 @@ dropdown drop-down drop down combobox combo select list listbox option radio swi
 row card post entry line record tile cell column table section panel dialog modal popup pop-up window bar
 title titlebar header heading footer navigation nav sidebar toolbar main page screen form area region box
 control element image picture logo thing one new labeled labelled named called titled saying says which is
+showing shows displaying reading currently now
 red green blue yellow pink grey gray black white orange purple dark light small big large little tiny
 empty filled hollow solid round circular square outlined highlighted bright pale crossed out
 e-mail email mail message user person account profile

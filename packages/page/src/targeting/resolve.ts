@@ -3,7 +3,7 @@ import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
 import { indexRefs, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import { extractPhrases, roleHintFor, type AriaRole } from './phrases.js';
-import { describeSpec, parseDescription, parseRowAction, type DescribedTarget, type TargetAction } from './spec.js';
+import { describeSpec, dropIconGloss, parseDescription, parseRowAction, type DescribedTarget, type TargetAction } from './spec.js';
 import { namingWords, unaccounted } from './prove.js';
 
 const ROW_LEAD = /^(?:please\s+)?(?:click|tap|press|hit)(?:\s+on)?\s+(?:the\s+)?(?=\S)/i;
@@ -95,7 +95,7 @@ export async function resolveDescription(state: PageState, description: string, 
     const found = await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
     // No silent pick: every word that names something is on the element or around it.
     const route = /(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '';
-    const missing = await unaccounted(found.locator, namingWords(description), route, found.name ?? '');
+    const missing = await unaccounted(found.locator, namingWords(dropIconGloss(description)), route, found.name ?? '');
     if (missing.length) {
       throw new AppError('target_not_found', `"${description}": understood ${describeSpec(specs[0]) || 'the words'}; the nearest match (${found.role ?? 'element'}${found.name ? ` "${found.name}"` : ''}) does not show ${missing.map((w) => `"${w}"`).join(', ')}, on it or around it, so it was not used.`, {
         understood: specs[0],

@@ -160,7 +160,8 @@ export function parseTarget(raw: string, defaultRole: AriaRole | null = null): D
 const REMARK = /^(?:it|its|it's|which|that|the|a|an|showing|shows|currently|now|next|left|right|between|under|below|above|beside|near|just|with|where|e\.g\.|i\.e\.)\s/i;
 const ICON_OR_REMARK = /\s*\(([^()"“”]{1,60})\)/g;
 
-function dropIconGloss(s: string): string {
+/** The words without a picture gloss or a remark in brackets (what the parse reads, and the prove stage checks). */
+export function dropIconGloss(s: string): string {
   const drop = (part: string) => part.replace(ICON_OR_REMARK, (all, inner: string) => {
     const t = inner.trim();
     const gloss = t.length <= 24 && (/^[^\p{L}\p{N}\s]{1,2}$/u.test(t) || isIconWords(t));
