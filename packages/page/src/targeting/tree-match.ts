@@ -365,11 +365,11 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
 const headingLevel = (f: Flat) => Number(f.node.level ?? 6) || 6;
 
 /**
- * What sits under the one heading that shows the text, when its container holds other headings
- * of its rank (sections written as a heading and what follows it); null otherwise (a card with
- * its own title: the container decides).
+ * The part of the page under the one heading that shows the text, when its container holds
+ * other headings of its rank (sections written as a heading and what follows it): the flat
+ * index range; null otherwise (a card with its own title: its container decides).
  */
-function headingSection(all: Flat[], pool: Flat[], text: string): Flat[] | null {
+function headingRange(all: Flat[], text: string): { from: number; to: number } | null {
   const tb = bare(text);
   const heads = all.filter((f) => f.node.role === 'heading' && bare(f.name) === tb);
   if (heads.length !== 1) return null;
@@ -378,7 +378,28 @@ function headingSection(all: Flat[], pool: Flat[], text: string): Flat[] | null 
   const rank = (f: Flat) => f !== h && f.node.role === 'heading' && headingLevel(f) <= headingLevel(h);
   if (!parent || !all.some((f) => rank(f) && f.ancestors.includes(parent))) return null;
   const next = all.find((f) => f.index > h.index && rank(f));
-  return pool.filter((f) => f.index > h.index && (!next || f.index < next.index));
+  return { from: h.index, to: next ? next.index : Number.POSITIVE_INFINITY };
+}
+
+/**
+ * Is a scoped candidate (and the container its scope found) inside the wider container that
+ * shows the text: a heading's section, else the innermost container showing it as a whole text
+ * of its own. Null when no one such container is there.
+ */
+function withinTest(all: Flat[], pool: Flat[], text: string): ((x: Scoped) => boolean) | null {
+  const flatOf = new Map(all.map((f) => [f.node, f]));
+  const range = headingRange(all, text);
+  if (range) {
+    const inRange = (f: Flat | undefined) => Boolean(f) && f!.index > range.from && f!.index < range.to;
+    return (x) => inRange(x.f) && (!x.container || inRange(flatOf.get(x.container)));
+  }
+  const inside = applyScope(pool, text, true, true).filter((x) => x.exact === 0 && x.container);
+  // The innermost such container only: the board that holds the card is not the card.
+  const nearest = inside.filter((x) => !inside.some((y) => y.container !== x.container && y.f.ancestors.includes(x.container!)));
+  const boxes = new Set(nearest.map((x) => x.container!));
+  if (boxes.size !== 1) return null;
+  const box = [...boxes][0];
+  return (x) => x.f.ancestors.includes(box) && (!x.container || x.container === box || Boolean(flatOf.get(x.container)?.ancestors.includes(box)));
 }
 
 export interface MatchOptions {
@@ -507,18 +528,13 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   }
   // A nested scope's wider container ("on the 'Fix login' card"): only what is inside the
   // nearest container showing that text as a whole text of its own.
-  if (spec.within && headingSection(all, pool, spec.within)) {
-    // A heading among headings of its rank ("Connected apps", then "Available apps"): its
-    // section is what follows it up to the next of them.
-    pool = headingSection(all, pool, spec.within)!;
-    if (!pool.length) return { kind: 'none', why: `nothing of that kind under the heading "${spec.within}"` };
-  } else if (spec.within) {
-    const inside = applyScope(pool, spec.within, true, true).filter((x) => x.exact === 0 && x.container);
-    // The innermost such container only: the board that holds the card is not the card.
-    const nearest = inside.filter((x) => !inside.some((y) => y.container !== x.container && y.f.ancestors.includes(x.container!)));
-    if (new Set(nearest.map((x) => x.container)).size > 1) return { kind: 'none', why: `several containers show "${spec.within}"` };
-    pool = nearest.map((x) => x.f);
-    if (!pool.length) return { kind: 'none', why: `nothing of that kind inside a container that shows "${spec.within}"` };
+  // A nested scope's wider container ("on the 'Fix login' card", "in Connected apps"): the
+  // inner scope is found as usual, among all candidates (so a look-alike elsewhere still makes
+  // it ambiguous), then kept only when its container lies inside the wider one.
+  let inWithin: ((x: Scoped) => boolean) | null = null;
+  if (spec.within) {
+    inWithin = withinTest(all, pool, spec.within);
+    if (!inWithin) return { kind: 'none', why: `no one container shows "${spec.within}"` };
   }
   const why: string[] = [];
   if (spec.landmark) why.push(`inside the ${spec.landmark} landmark`);
@@ -559,6 +575,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
         if (new Set(scoped.map((x) => x.container)).size > 1) scoped = [];
       }
       if (spec.strict) scoped = scoped.filter((x) => x.exact === 0);
+      if (inWithin) scoped = scoped.filter(inWithin);
       cands = scoped.map((s) => s.f);
       if (!cands.length) continue;
     }
