@@ -202,6 +202,13 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
 
   // "... in Rochelle Park's row", "... at the right end of Anne Berg's row": that row.
   const own = /^(.+?)\s+(?:in|on|of|at|under|from|for|inside)\s+(?:the\s+(?:(?:far\s+)?(?:right|left)\s+)?(?:end|start|side|beginning)\s+of\s+)?(.+?)(['’]s?)\s+(?:row|post|line|card|entry|message|e-?mail|item|tweet|comment|profile|box)$/i.exec(s);
+  // "the grey toggle on the right of the Weekly digest row", "the bin at the far right end of
+  // the GitHub line": where in the row it sits, and the row by its text.
+  const side = own ? null : /^(.+?)\s+(?:on|at|to|in)\s+the\s+(?:far\s+|very\s+)?(?:right|left)(?:[- ]hand)?(?:\s+(?:end|side|edge))?\s+of\s+(?:the\s+)?(.+?)\s+(?:row|line|card|entry|item|tile|record)$/i.exec(s);
+  if (side && !isQuoted(s)) {
+    spec.scope = unquote(side[2]);
+    s = side[1].trim();
+  }
   if (own && !isQuoted(s)) {
     // "the 'Hotel - 2 nights' row": the apostrophe closes a quote, it is no possessive.
     const inner = own[2].replace(/^(?:the|a|an)\s+/i, '');
