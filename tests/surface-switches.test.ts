@@ -167,10 +167,13 @@ describe('REST check/uncheck on drawn switches', () => {
     expect(r.log).toBe('roaming locked;');
   });
 
-  it('a pill badge with text is no switch: check on it fails, nothing clicked', async () => {
-    const r = await pe.rest('switches-tailwind.html', [{ action: 'check', description: 'the Pro button' }]);
-    expect(r.answers[0].status).not.toBe(200);
-    expect(r.log).toBe('');
+  it('a pill badge with text, an avatar pill, a clickable progress bar are no switches: check on them fails, nothing clicked', async () => {
+    for (const [page, description] of [['switches-tailwind.html', 'the Pro button'], ['switches-tailwind.html', '#account'], ['switches-material.html', '.progress']]) {
+      const target = description.startsWith('#') || description.startsWith('.') ? { selector: description } : { description };
+      const r = await pe.rest(page, [{ action: 'check', ...target }]);
+      expect(r.answers[0].status, description).not.toBe(200);
+      expect(r.log, description).toBe('');
+    }
   });
 });
 

@@ -19,12 +19,18 @@ export interface SwitchFound {
 const MAX_NAME = 60;
 const CONTROL_TAGS = 'button, select, textarea, input, a[href], [role=button], [role=link]';
 
+/** Words directly inside (a pill with words is a badge): read without layout, before any. */
+function ownWords(el: Element): boolean {
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && /[\p{L}\p{N}]/u.test(n.nodeValue ?? '')) return true;
+  return false;
+}
+
 /** Switch-shaped elements among those the snapshot walked; ancestors win over a track or knob inside them. */
 export function switchShapes(elements: Iterable<Element>): Map<Element, SwitchRead> {
   const found = new Map<Element, SwitchRead>();
   for (const el of elements) {
     // Cheap tests first: most elements of a large page hold too much to be a switch.
-    if (el.childElementCount > 4 || el.localName === 'input') continue;
+    if (el.childElementCount > 4 || el.localName === 'input' || el instanceof SVGElement || ownWords(el)) continue;
     const r = readSwitch(el);
     if (r) found.set(el, r);
   }

@@ -68,7 +68,9 @@ export function readSwitch(el: Element): SwitchRead | null {
       return v.endsWith('%') ? (parseFloat(v) / 100) * r.height : parseFloat(v) || 0;
     };
     const round = r.width > 0 && Math.abs(r.width - r.height) <= 0.2 * Math.max(r.width, r.height) && Math.max(curve(d), d.childElementCount === 1 ? curve(d.firstElementChild) : 0) >= 0.3 * r.height;
-    if (round && r.height >= 0.45 * H && r.height <= 1.7 * H && Math.abs(r.top + r.height / 2 - cy) <= 0.35 * H && r.right > rect.left && r.left < rect.right) {
+    // A picture is no knob (an avatar in an account button).
+    const picture = /url\(/.test(getComputedStyle(d).backgroundImage);
+    if (round && !picture && r.height >= 0.45 * H && r.height <= 1.7 * H && Math.abs(r.top + r.height / 2 - cy) <= 0.35 * H && r.right > rect.left && r.left < rect.right) {
       const s = side(r.left + r.width / 2);
       // A round thing in the middle is an icon in a pill button, not a knob at one end.
       if (s) { knobEl = d; knobSide = s; break; }
@@ -111,6 +113,9 @@ export function readSwitch(el: Element): SwitchRead | null {
   }
 
   if (!knobEl && !pseudo && !(rounded && input)) return null;
+  // Icons beside the knob (a chevron in an account pill) make it a button, unless a hidden
+  // checkbox vouches for a switch (a theme switch with a sun and a moon).
+  if (!input && Array.from(el.querySelectorAll('svg, img, i, canvas')).some((x) => !knobEl?.contains(x) && x.getBoundingClientRect().width > 0)) return null;
 
   const votes = new Set<'on' | 'off'>();
   const evidence: string[] = [];
