@@ -11,6 +11,8 @@ import { norm, readable } from './surface-names.js';
 
 export interface SwitchFound {
   read: SwitchRead;
+  /** The checkbox it hides (as switch-state.ts finds it), when there is one. */
+  box: Element | null;
   name: { name: string; from: string } | null;
   /** Shown by a pointer cursor (else another sign of a handler). */
   pointer: boolean;
@@ -48,6 +50,13 @@ export function switchClickable(el: Element): { pointer: boolean; other: boolean
   const label = el.closest('label');
   const boxLabel = Boolean(label && (label.control as HTMLInputElement | null)?.type === 'checkbox');
   return { pointer, other: el.localName === 'button' || el.getAttribute('role') === 'button' || boxLabel };
+}
+
+/** The checkbox a switch hides: its label's, inside it, or beside it (switch-state.ts reads the same one). */
+export function hiddenBox(el: Element): HTMLInputElement | null {
+  const isBox = (e: Element | null | undefined): e is HTMLInputElement => e instanceof HTMLInputElement && (e.type === 'checkbox' || e.type === 'radio');
+  for (const c of [el.closest('label')?.control, el.querySelector('input'), el.previousElementSibling, el.nextElementSibling]) if (isBox(c)) return c;
+  return null;
 }
 
 function clip(s: string): string {

@@ -17,7 +17,7 @@
 // answers no edits, and the snapshot stays exactly Playwright's.
 
 import { type Inferred, fieldLabel, iconName, norm, readable } from './surface-names.js';
-import { type SwitchFound, switchClickable, switchName, switchShapes } from './surface-switches.js';
+import { type SwitchFound, hiddenBox, switchClickable, switchName, switchShapes } from './surface-switches.js';
 export { readSwitch } from './switch-state.js';
 
 interface AriaNode {
@@ -245,7 +245,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       if (!probed.has(el)) { unproven++; unprovenEls.push(el); }
       continue;
     }
-    switches.set(el, { read, name: null, pointer: c.pointer });
+    switches.set(el, { read, box: read.input ? hiddenBox(el) : null, name: null, pointer: c.pointer });
   }
   const shapeSet = new Set(shapes.keys());
   for (const [el, s] of switches) s.name = switchName(el, shapeSet);
@@ -253,9 +253,11 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
 
   // 1. The distilled tree: nodes by element; nameless clickable nodes get a name; fields a kind.
   const insideControl = new Set<AriaNode>();
+  const parentNode = new Map<AriaNode, AriaNode>();
   const walk = (n: AriaNode, inPointer: boolean, inControl: boolean) => {
     for (const c of n.children) {
       if (typeof c === 'string') continue;
+      parentNode.set(c, n);
       const el = elementOf(c);
       if (el) nodeOf.set(el, c);
       if (inControl) insideControl.add(c);
@@ -421,9 +423,20 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     list.push(el);
     byOwner.set(s.owner, list);
   }
+  // A checkbox a switch hides, which the tree still shows (clipped to 1 px: a click cannot reach
+  // it): the switch stands for it, as a person sees one control.
+  const dropped = new Set<AriaNode>();
+  for (const [el, sw] of switches) {
+    const box = sw.box ? nodeOf.get(sw.box) : undefined;
+    if (!box || !(nodeOf.has(el) || surfaced.has(el))) continue;
+    dropped.add(box);
+    const up = parentNode.get(box);
+    const owner = !up || up === snap.root ? null : up;
+    if (!byOwner.has(owner)) byOwner.set(owner, []);
+  }
   for (const [owner, els] of byOwner) {
     const kidsOf = owner ? owner.children : snap.root.children;
-    let out: (number | string | NewNode)[] = kidsOf.map((_, i) => i);
+    let out: (number | string | NewNode)[] = kidsOf.flatMap((k, i) => (typeof k !== 'string' && dropped.has(k) ? [] : [i]));
     for (const el of els) out = place(out, kidsOf, el, surfaced.get(el)!, owner);
     if (owner && !owner.ref) continue; // cannot address it from Node
     result.children.push({ parent: owner ? owner.ref! : null, children: out });
