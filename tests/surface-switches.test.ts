@@ -28,7 +28,7 @@ function jsonNode(nodes: unknown[], ref: string): Record<string, unknown> | null
   return null;
 }
 
-const PAGES: { page: string; want: Want[]; notSwitches?: RegExp[] }[] = [
+const PAGES: { page: string; want: Want[]; notSwitches?: RegExp[]; unnamed?: number }[] = [
   {
     page: 'switches-material.html',
     want: [
@@ -66,6 +66,8 @@ const PAGES: { page: string; want: Want[]; notSwitches?: RegExp[] }[] = [
       { name: 'Hotspot', from: 'label', state: 'unknown' },
       { name: 'Roaming', from: 'label', state: 'off' },
     ],
+    // The header's theme switch has no text near it: a switch without a name.
+    unnamed: 1,
   },
   {
     page: 'switches-members.html',
@@ -78,12 +80,13 @@ const PAGES: { page: string; want: Want[]; notSwitches?: RegExp[] }[] = [
 ];
 
 describe('switches drawn without ARIA read as switches, with their state and label', () => {
-  it.each(PAGES)('$page', async ({ page, want, notSwitches }) => {
+  it.each(PAGES)('$page', async ({ page, want, notSwitches, unnamed }) => {
     const { id, state } = await openTab(pe.svc, `${pe.fx.url}/plain-english/${page}`);
     const f = await snapshots(pe.svc, id);
     // Every switch, in document order, once.
-    const lines = f.yaml.split('\n').filter((l) => /^\s*- switch /.test(l));
+    const lines = f.yaml.split('\n').filter((l) => /^\s*- switch "/.test(l));
     expect(lines.length, f.yaml).toBe(want.length);
+    expect(f.yaml.split('\n').filter((l) => /^\s*- switch \[/.test(l)).length).toBe(unnamed ?? 0);
     const seen = new Map<string, number>();
     for (const [i, w] of want.entries()) {
       const refs = refsIn(f, { role: 'switch', name: w.name, from: w.from });
@@ -150,6 +153,14 @@ describe('REST check/uncheck on drawn switches', () => {
     ]);
     expect(jq.answers.map((a) => a.status), JSON.stringify(jq.answers.map((a) => a.body))).toEqual([200, 200, 200, 200]);
     expect(jq.log).toBe('bluetooth on;wifi off;airplane on;location off;');
+  });
+
+  it('a switch no text names, named by its id ("night mode" → #night-mode): the attribute rung takes it as checkable', async () => {
+    const r = await pe.rest('switches-jquery.html', [{ action: 'check', description: 'the night mode switch' }, { action: 'check', description: 'night mode' }]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body))).toEqual([200, 200]);
+    expect(r.answers[0].body.target.why).toMatch(/switch drawn without ARIA/);
+    expect(r.answers[1].body.result).toMatchObject({ changed: false });
+    expect(r.log).toBe('night-mode on;');
   });
 
   it('an unknown state refuses check/uncheck (nothing clicked); a plain click still works', async () => {
