@@ -197,16 +197,18 @@ describe('REST check/uncheck on drawn switches', () => {
 
 describe('rules planner: Turn on / Disable / Switch off', () => {
   it('"Turn on Weekly digest", "Disable email alerts" (Tailwind)', async () => {
-    const r = await pe.plan('switches-tailwind.html', ['Turn on Weekly digest', 'Disable email alerts']);
+    const r = await pe.plan('switches-tailwind.html', ['Turn on Weekly digest', 'Disable email alerts', 'Verify the Weekly digest switch is checked', 'Verify the Email alerts switch is unchecked']);
     expect(failureMessages(r)).toBe('');
     expect(r.log).toBe('digest on;alerts off;');
-    expect(r.steps.map((s) => s.target?.role)).toEqual(['switch', 'switch']);
+    expect(r.steps.slice(0, 2).map((s) => s.target?.role)).toEqual(['switch', 'switch']);
   });
 
   it('"Switch off the Active toggle in Tom Reyes\'s row" flips that row\'s only (not Tom Reyes Jr\'s, not Admin)', async () => {
-    const r = await pe.plan('switches-members.html', ["Switch off the Active toggle in Tom Reyes's row", "Turn on the Admin switch in Ana Diaz's row"]);
+    // The Admin switch re-renders on click: found again by the same words and read as drawn.
+    const r = await pe.plan('switches-members.html', ["Switch off the Active toggle in Tom Reyes's row", "Turn on the Admin switch in Ana Diaz's row", "Verify the Admin switch in Ana Diaz's row is checked"]);
     expect(failureMessages(r)).toBe('');
     expect(r.log).toBe('Tom Reyes active off;Ana Diaz admin on;');
+    expect(r.steps[1].effect).toMatch(/re-read after re-render: checked/);
   });
 
   it('"Enable Bluetooth", "Switch Wi-Fi off" (jQuery plugin, listener only); "Turn on Dark mode" (Bootstrap)', async () => {
