@@ -23,7 +23,7 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-const WELL_LABELLED = ['products.html', 'app/products.html', 'app/cart.html', 'targeting.html', 'wide-catalogue.html'];
+const WELL_LABELLED = ['products.html', 'app/products.html', 'app/cart.html', 'targeting.html', 'wide-catalogue.html', 'switches-aria.html'];
 
 describe('well-labelled pages are unchanged', () => {
   it.each(WELL_LABELLED)('%s: same tree, same refs, same yaml/text/json as without the pass', async (page) => {

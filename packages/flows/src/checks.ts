@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { CheckSpec } from './types.js';
 import { q } from './locators.js';
-import { quietly, waitForDomChange } from '@ariadne/page';
+import { quietly, readChecked, waitForDomChange } from '@ariadne/page';
 // The page layer's text evidence; its module is not in @ariadne/page's index yet (see the
 // wave-3 model report), so it is reached in the page package's build output directly.
 import { describeTextEvidence, textEvidence, type TextEvidence } from '@ariadne/page';
@@ -94,7 +94,8 @@ async function once(page: Page, check: CheckSpec, loc: Locator | null): Promise<
     case 'element_state': {
       const s = check.state;
       let ok = false;
-      if (s === 'checked' || s === 'unchecked') ok = (await loc!.isChecked({ timeout: 1000 }).catch(() => null)) === (s === 'checked');
+      // A switch drawn without ARIA is read as drawn (readChecked); an unknown state passes neither way.
+      if (s === 'checked' || s === 'unchecked') ok = (await readChecked(loc!, 1000)) === (s === 'checked');
       else if (s === 'enabled' || s === 'disabled') ok = (await loc!.isEnabled({ timeout: 1000 }).catch(() => null)) === (s === 'enabled');
       else ok = (await loc!.isVisible().catch(() => false)) === (s === 'visible');
       return { passed: ok, actual: ok ? s : `not ${s}` };

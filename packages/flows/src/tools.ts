@@ -34,7 +34,7 @@ export interface FlowAction {
   double?: boolean;
 }
 
-import { Bridge, captureJpeg, fillField, inertClick, looksClickable, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
+import { Bridge, captureJpeg, fillField, inertClick, looksClickable, indexRefs, locate, markCapture, unchangedSinceCapture, performAction, quietly, readChecked, resolveDescription, resolveRef, snapshotView, toAppError, type ActionOutcome, type AriaNode, type DescribedTarget, type Located, type PageState, type ResolvedTarget, type TargetAction } from '@ariadne/page';
 import type { AssertionRecord, CaseReport, CaseUsage, CheckSpec, LocatorRecord, RunEvent, StepError, StepParams, StepRecord } from './types.js';
 import { describeCheck, evaluateCheck, expectCode } from './checks.js';
 import { locatorFromCode, prepareVerifiedLocator } from './locators.js';
@@ -681,6 +681,9 @@ export class CaseTools {
         if (extra.look && outcome.snapshot && !state.dialog) this.lastSnapshotAt.set(role, state.navEpoch);
         const seen = observedEffect(outcome);
         if (seen && !seen.changed) step.effect = seen.summary;
+        // A switch or box already in the state asked: left alone, and said so.
+        const kept = outcome.result as { changed?: boolean; checked?: boolean; switch?: boolean } | undefined;
+        if ((body.action === 'check' || body.action === 'uncheck') && kept?.changed === false) step.effect = `already ${kept.switch ? (kept.checked ? 'on' : 'off') : kept.checked ? 'checked' : 'unchecked'}: left as it was`;
         if (located) {
           // A click the words led onto text, with nothing reacting: a landmark, not the control.
           const role = located.role ?? (located.resolvedBy === 'description:text' ? 'text' : undefined);
@@ -704,7 +707,7 @@ export class CaseTools {
         const res = outcome.result as { replaced?: boolean } | undefined;
         if ((body.action === 'check' || body.action === 'uncheck') && res?.replaced && body.target) {
           const again = await locate(state, [body.target, ...(body.alternatives ?? [])], { action: 'check', waitMs: 500, description: ask.part ?? ask.asked }).catch(() => null);
-          const now = again ? await again.locator.isChecked({ timeout: 1000 }).catch(() => null) : null;
+          const now = again ? await readChecked(again.locator, 1000) : null;
           if (now === (body.action === 'uncheck')) {
             throw new AppError('effect_not_observed' as never, `The box is still ${now ? 'checked' : 'unchecked'} after the ${body.action}.`, { expected: body.action === 'check' ? 'checked' : 'unchecked', observed: now ? 'checked' : 'unchecked' });
           }

@@ -24,6 +24,7 @@ import { resolveSelector } from './targeting/selector.js';
 import { isNumeric, planFill, ValueError, type FillPlan } from './values/field.js';
 import { findSteppers, readFieldFacts, readFieldNumber } from './values/facts.js';
 import { readNumber, readRelative, showNumber } from './values/numbers.js';
+import { notCheckable, setSwitch } from './surface/switch.js';
 
 // POST actions: one entry point for every action an agent can take on a page. Every
 // action is bounded by a timeout; a dialog that opens mid-action is reported at once
@@ -593,7 +594,16 @@ async function selectAria(page: Page, loc: Locator, values: string[], timeout: n
  * was replaced is reported as such (the caller can re-find it to verify).
  */
 async function setChecked(loc: Locator, want: boolean, timeout: number): Promise<unknown> {
-  const before = await loc.isChecked({ timeout });
+  let before: boolean;
+  try {
+    before = await loc.isChecked({ timeout });
+  } catch (err) {
+    // No checked state Playwright knows: a switch drawn without ARIA, read as drawn (surface/switch.ts).
+    if (!notCheckable(err)) throw err;
+    const done = await setSwitch(loc, want, timeout);
+    if (done) return done;
+    throw err;
+  }
   if (before === want) return { checked: want, changed: false };
   await loc.click({ timeout });
   const deadline = Date.now() + 1000;

@@ -38,6 +38,8 @@ export * from './effect/effect.js';
 export * from './targeting/selector.js';
 export { applySurface } from './surface/apply.js';
 export { refsForElements, type RefsForElementsOptions } from './surface/refs.js';
+export { readChecked, readSwitchState } from './surface/switch.js';
+export type { SwitchRead } from './bridge/injected/switch-state.js';
 export { SURFACE_SOURCE } from './bridge/surface.generated.js';
 export { utilityInjected } from './snapshot/direct.js';
 export { planFill, isNumeric, fieldFormat, mayConvert, type FieldFacts, type FillPlan } from './values/field.js';

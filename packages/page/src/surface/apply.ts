@@ -2,7 +2,8 @@ import { type AriaElement, type AriaNode, isElement } from '../snapshot/tree.js'
 import type { ChildrenEdit, NewNode, NodeEdit, SurfaceResult } from '../bridge/injected/surface.js';
 
 // Applies the in-page surface pass's edits (bridge/injected/surface.ts) to the snapshot JSON:
-// attributes on nodes it names (inferredName, kind, value), and new children lists where it
+// attributes on nodes it names (inferredName, kind, value; a switch drawn without ARIA gets role
+// switch and checked, or state 'unknown'), and new children lists where it
 // brings back a clickable icon or splits a clickable word out of a paragraph's text.
 // Edits address nodes by ref and old children by index in the distilled tree, which maps one
 // to one onto Playwright's JSON (a node with one text child shows it as `text`).
@@ -22,6 +23,8 @@ function newNode(n: NewNode): AriaElement {
     out.inferredName = n.inferredName;
     out.inferredFrom = n.inferredFrom;
   }
+  if (n.checked !== undefined) out.checked = n.checked;
+  if (n.state) out.state = n.state;
   if (n.clickable) out.clickable = true;
   out.ref = n.ref;
   if (n.cursor) out.cursor = n.cursor;
@@ -49,9 +52,11 @@ function addEdit(n: AriaElement, e: NodeEdit): void {
       if (e.inferredName && !n.name) { n.inferredName = e.inferredName; n.inferredFrom = e.inferredFrom; }
       if (e.kind) n.kind = e.kind;
       if (e.value !== undefined) n.value = e.value;
+      if (e.checked !== undefined) n.checked = e.checked;
+      if (e.state) n.state = e.state;
       if (e.clickable) n.clickable = true;
     }
-    n[k] = v;
+    n[k] = k === 'role' && e.role ? e.role : v;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import type { TargetAction } from './spec.js';
+import { readSwitch } from '../bridge/injected/switch-state.js';
 
 // The prove stage for locator rungs: can the one element a rung found take the action (a
 // field for fill, a checkbox for check, something clickable for click — never prose)? Read
@@ -18,6 +19,11 @@ export async function fitFor(loc: Locator, action: TargetAction, quoted: boolean
     if (tag === 'input') return ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox' } as Record<string, string>)[type] ?? 'textbox';
     return ({ button: 'button', select: 'combobox', textarea: 'textbox', p: 'paragraph', li: 'listitem', label: 'label', summary: 'button', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', img: 'img' } as Record<string, string>)[tag] ?? 'generic';
   }, undefined, { timeout: 1000 }).catch(() => undefined);
+  // A switch drawn without ARIA (a pill with a knob, bridge/injected/switch-state.ts) takes check/uncheck.
+  if ((action === 'check' || action === 'uncheck') && !fit.ok && (role === 'generic' || role === 'button')) {
+    const drawn = await loc.evaluate(readSwitch, undefined, { timeout: 1000 }).catch(() => null);
+    if (drawn) return { ok: true, note: `a switch drawn without ARIA (${drawn.state === 'unknown' ? 'state unknown' : drawn.state})`, role: 'switch' };
+  }
   return { ...fit, ...(role ? { role } : {}) };
 }
 

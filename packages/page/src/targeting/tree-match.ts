@@ -199,7 +199,9 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
   // Checkable controls sharing one name: the name tells none of them apart.
   const counts = new Map<string, number>();
   for (const f of out) if (CHECKABLE.has(f.node.role) && f.name) counts.set(norm(f.name), (counts.get(norm(f.name)) ?? 0) + 1);
-  for (const f of out) if (CHECKABLE.has(f.node.role) && f.name && (counts.get(norm(f.name)) ?? 0) > 1 && f.adjacent) f.sharedName = true;
+  // Only an accessible name repeated: a name read off the page (a switch's column header, its
+  // row's label) already is the text a person goes by, and the cell beside it names nothing.
+  for (const f of out) if (CHECKABLE.has(f.node.role) && f.node.name && (counts.get(norm(f.name)) ?? 0) > 1 && f.adjacent) f.sharedName = true;
   return out;
 }
 
@@ -615,7 +617,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       // By its accessible name (role + name), by a name a person reads beside it (a label without
       // for: the tree's inferred label, or the text next to it), or by its picture (an inferred icon name).
       const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase, hit.node.inferredFrom));
-      const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text'].includes(hit.node.inferredFrom ?? '');
+      const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text', 'column'].includes(hit.node.inferredFrom ?? '');
       const byIcon = Boolean(spec.phrase) && !spec.quoted && !accessible && iconLike(hit) && nameTier(hit.name, spec.phrase, false) < 0 && iconSynonym(hit.name, spec.phrase, hit.node.inferredFrom);
       const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured || byIcon ? 'inferred-name' : 'adjacent-text';
       why.unshift(

@@ -17,6 +17,8 @@
 // answers no edits, and the snapshot stays exactly Playwright's.
 
 import { type Inferred, fieldLabel, iconName, norm, readable } from './surface-names.js';
+import { type SwitchFound, hiddenBox, switchClickable, switchName, switchShapes } from './surface-switches.js';
+export { readSwitch } from './switch-state.js';
 
 interface AriaNode {
   role: string;
@@ -51,9 +53,16 @@ export interface NewNode {
   text?: string;
   cursor?: 'pointer';
   clickable?: true;
+  /** A switch drawn without ARIA: its state (checked), or state 'unknown' when nothing tells. */
+  checked?: boolean;
+  state?: 'unknown';
 }
 /** Attributes added to a node that is in the tree already. */
 export interface NodeEdit {
+  /** The role it plays (a switch drawn without ARIA), replacing the tree's. */
+  role?: string;
+  checked?: boolean;
+  state?: 'unknown';
   clickable?: true;
   inferredName?: string;
   inferredFrom?: string;
@@ -226,16 +235,37 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   let unproven = 0;
   const unprovenEls: Element[] = [];
 
+  // 0. Switches drawn without ARIA (surface-switches.ts): the shape, and a sign a person can
+  // click it; one without a sign goes to the listener check like an unproven icon.
+  const shapes = switchShapes(snap.refs.keys());
+  const switches = new Map<Element, SwitchFound>();
+  for (const [el, read] of shapes) {
+    const c = switchClickable(el);
+    if (!c.pointer && !c.other && !hasEvidence(el) && !listened(el)) {
+      if (!probed.has(el)) { unproven++; unprovenEls.push(el); }
+      continue;
+    }
+    switches.set(el, { read, box: read.input ? hiddenBox(el) : null, name: null, pointer: c.pointer });
+  }
+  const shapeSet = new Set(shapes.keys());
+  for (const [el, s] of switches) s.name = switchName(el, shapeSet);
+  const switchState = (s: SwitchFound) => (s.read.state === 'unknown' ? { state: 'unknown' as const } : { checked: s.read.state === 'on' });
+
   // 1. The distilled tree: nodes by element; nameless clickable nodes get a name; fields a kind.
   const insideControl = new Set<AriaNode>();
+  const parentNode = new Map<AriaNode, AriaNode>();
   const walk = (n: AriaNode, inPointer: boolean, inControl: boolean) => {
     for (const c of n.children) {
       if (typeof c === 'string') continue;
+      parentNode.set(c, n);
       const el = elementOf(c);
       if (el) nodeOf.set(el, c);
       if (inControl) insideControl.add(c);
       const pointer = !!c.ref && c.box?.cursor === 'pointer';
-      if (el && c.ref) {
+      const sw = el && c.ref && !inControl ? switches.get(el) : undefined;
+      if (sw) {
+        edit(c.ref!, { role: 'switch', ...switchState(sw), ...(sw.name ? { inferredName: sw.name.name, inferredFrom: sw.name.from } : {}) });
+      } else if (el && c.ref) {
         const tag = el.localName;
         if (tag === 'input' || tag === 'select' || tag === 'textarea' || (FIELD_ROLES.has(c.role) && c.role !== 'button')) fieldEdits(c, el);
         else if (!c.name && !inControl) {
@@ -255,7 +285,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
           }
         }
       }
-      walk(c, inPointer || pointer, inControl || CONTROL_ROLES.has(c.role));
+      walk(c, inPointer || pointer, inControl || CONTROL_ROLES.has(c.role) || Boolean(sw));
     }
   };
 
@@ -289,14 +319,29 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   // Open shadow roots of elements Playwright gave a ref (every visible element it walked).
   const roots: (Document | ShadowRoot)[] = [document];
   for (const el of snap.refs.keys()) if (el.shadowRoot) roots.push(el.shadowRoot);
+  // Switches the tree left out (a div with a listener, a focusable div): nodes of their own.
+  for (const [el, sw] of switches) {
+    if (nodeOf.has(el)) continue;
+    let owner: AriaNode | null = null;
+    for (let up = parentOf(el); up && !owner; up = parentOf(up)) owner = nodeOf.get(up) ?? null;
+    if (owner && (CONTROL_ROLES.has(owner.role) || insideControl.has(owner))) continue;
+    const node: NewNode = {
+      role: 'switch',
+      ref: refFor(el),
+      ...(sw.name ? { inferredName: sw.name.name, inferredFrom: sw.name.from } : {}),
+      ...switchState(sw),
+      ...(sw.pointer ? { cursor: 'pointer' as const } : {}),
+    };
+    surfaced.set(el, { node, owner, prose: false });
+  }
   for (const root of roots) for (const el of Array.from(root.querySelectorAll(CANDIDATES))) consider(el);
   function consider(el: Element): void {
-    if (nodeOf.has(el)) return; // in the tree: step 1 named it
+    if (nodeOf.has(el) || surfaced.has(el)) return; // in the tree (step 1 named it), or a switch
     // The nearest ancestor the tree shows; skip what lies inside a control (the control is the target).
     let owner: AriaNode | null = null;
     let insideSurfaced = false;
     for (let up = parentOf(el); up; up = parentOf(up)) {
-      if (surfaced.has(up)) { insideSurfaced = true; break; }
+      if (surfaced.has(up) || switches.has(up)) { insideSurfaced = true; break; }
       const n = nodeOf.get(up);
       if (n) { owner = n; break; }
     }
@@ -353,9 +398,9 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   const named: { el: Element; name: string; set: (n: string) => void }[] = [];
   for (const [ref, e] of Object.entries(result.edits)) {
     const el = snap.info.get(ref)?.element;
-    if (el && e.inferredName && e.inferredFrom !== 'label') named.push({ el, name: e.inferredName, set: (n) => { e.inferredName = n; } });
+    if (el && e.inferredName && e.inferredFrom !== 'label' && !e.role) named.push({ el, name: e.inferredName, set: (n) => { e.inferredName = n; } });
   }
-  for (const [el, s] of surfaced) if (s.node.inferredName) named.push({ el, name: s.node.inferredName, set: (n) => { s.node.inferredName = n; } });
+  for (const [el, s] of surfaced) if (s.node.inferredName && s.node.role !== 'switch') named.push({ el, name: s.node.inferredName, set: (n) => { s.node.inferredName = n; } });
   const groups = new Map<string, typeof named>();
   for (const x of named) {
     const parent = parentOf(x.el);
@@ -378,9 +423,20 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     list.push(el);
     byOwner.set(s.owner, list);
   }
+  // A checkbox a switch hides, which the tree still shows (clipped to 1 px: a click cannot reach
+  // it): the switch stands for it, as a person sees one control.
+  const dropped = new Set<AriaNode>();
+  for (const [el, sw] of switches) {
+    const box = sw.box ? nodeOf.get(sw.box) : undefined;
+    if (!box || !(nodeOf.has(el) || surfaced.has(el))) continue;
+    dropped.add(box);
+    const up = parentNode.get(box);
+    const owner = !up || up === snap.root ? null : up;
+    if (!byOwner.has(owner)) byOwner.set(owner, []);
+  }
   for (const [owner, els] of byOwner) {
     const kidsOf = owner ? owner.children : snap.root.children;
-    let out: (number | string | NewNode)[] = kidsOf.map((_, i) => i);
+    let out: (number | string | NewNode)[] = kidsOf.flatMap((k, i) => (typeof k !== 'string' && dropped.has(k) ? [] : [i]));
     for (const el of els) out = place(out, kidsOf, el, surfaced.get(el)!, owner);
     if (owner && !owner.ref) continue; // cannot address it from Node
     result.children.push({ parent: owner ? owner.ref! : null, children: out });
