@@ -102,3 +102,17 @@ describe('a control by what a screenshot shows of it', () => {
     expect(b.log).toBe('');
   });
 });
+
+describe('closing a notice', () => {
+  it('"Dismiss the banner" closes the one notice there is; with two, it says which is not said', async () => {
+    const one = await pe.plan('notices.html', ['Dismiss the banner']);
+    expect(failedSteps(one)).toEqual([]);
+    expect(one.log).toBe('bar closed;');
+    const named = await pe.plan('notices.html?two', ["Close the 'Your trial ends in 3 days' notice"]);
+    expect(failedSteps(named)).toEqual([]);
+    expect(named.log).toBe('notice closed;');
+    const two = await pe.plan('notices.html?two', ['Dismiss the banner']);
+    expect(failedSteps(two).length).toBe(1);
+    expect(two.log).toBe('');
+  });
+});

@@ -1,4 +1,4 @@
-import { landmarkRole, parseRating, parseRowAction, parseTarget, rowVerbNames, type AriaRole, type DescribedTarget } from '@ariadne/page';
+import { landmarkRole, LOOK_WORDS, parseRating, parseRowAction, parseTarget, rowVerbNames, type AriaRole, type DescribedTarget } from '@ariadne/page';
 import { isAssertionStep, type PlanCase, type PlanStep } from '../plan.js';
 import type { CheckSpec } from '../types.js';
 import { CaseStop, errorOf, FIND_WAIT_MS, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
@@ -393,6 +393,14 @@ function interpretOne(step: string): Intent {
   if (/^close\s+(?:the\s+)?(?:dialog|modal|pop-?up|alert)$/i.test(s)) return { kind: 'close_dialog' };
   // "Dismiss the newsletter dialog", "Close the cookie popup": the open modal's close control.
   if (/^(?:close|dismiss)\s+(?:the\s+)?[\w -]+?\s+(?:dialog|modal|pop-?up|popup window)$/i.test(s)) return { kind: 'close_dialog' };
+  // "Dismiss the banner", "Close the 'Northwind 2.0' announcement", "Hide the cookie notice":
+  // the close control (×, Close, Dismiss) of a notice on the page — in the one that shows the
+  // words when some are given, else the only close control there is (several: ambiguous).
+  if ((m = /^(?:close|dismiss|hide)\s+(?:the\s+)?(.*?)\s*\b(banner|bar|notice|notification|alert|message|announcement|toast|tip|callout|info box|flash|strip)$/i.exec(s))) {
+    const words = unquote(m[1].replace(LOOK_WORDS, '').replace(/\s+(?:at|on|in)\s+the\s+(?:top|bottom)(?:\s+of\s+the\s+page)?$/i, '').trim());
+    const scope = words && !/^(?:top|bottom|purple|blue|yellow|red|green)$/i.test(words) ? { scope: words } : {};
+    return { kind: 'click', target: { phrase: 'close', role: null, icon: true, ...scope }, alternatives: [{ phrase: 'dismiss', role: null, ...scope }, { phrase: 'close', role: 'button', ...scope }] };
+  }
   if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   // "Open the e-mail from Rochelle Park": the message's own link in the row that shows the name, when no control is named so.
   if ((m = /^(?:open|read|view)\s+(?:the\s+)?(?:e-?mail|mail|message|conversation|thread)\s+(?:sent\s+)?(?:from|by)\s+(.+)$/i.exec(s))) {
