@@ -29,6 +29,17 @@ describe('target phrases', () => {
     expect(parseDescription("the Edit link in the 'Hotel - 2 nights' row")).toMatchObject({ phrase: 'Edit', role: 'link', scope: 'Hotel - 2 nights' });
     expect(parseDescription("the Edit link in James' row")).toMatchObject({ phrase: 'Edit', scope: 'James' });
     expect(parseDescription("the Edit link in Ann Lee's row")).toMatchObject({ phrase: 'Edit', scope: 'Ann Lee' });
+    // Where in a row or card it sits is colour; the row or card is the scope.
+    expect(parseDescription("the archive (box) icon at the bottom right of the 'Update privacy policy' card")).toMatchObject({ phrase: 'archive', scope: 'Update privacy policy', icon: true });
+    const arrow = parseDescription("the → arrow at the bottom right of the 'Write release notes' card in To do, just left of the box icon");
+    expect(arrow).toMatchObject({ phrase: '→ arrow', scope: 'Write release notes in To do' });
+    expect(derivedReadings(arrow)).toContainEqual(expect.objectContaining({ scope: 'Write release notes', within: 'To do' }));
+    expect(parseDescription("the three vertical dots at the far right of Priya Natarajan's row")).toMatchObject({ phrase: 'three vertical dots', scope: 'Priya Natarajan' });
+    expect(parseDescription('the grey toggle on the right of the Weekly digest row')).toMatchObject({ role: 'switch', scope: 'Weekly digest' });
+    expect(parseDescription('the x at the top right of the Welcome dialog')).toMatchObject({ phrase: 'x', landmark: 'dialog', scope: 'Welcome' });
+    // A key pressed for a purpose is the key.
+    expect(interpret('Press Enter to save')).toMatchObject({ kind: 'press', key: 'Enter' });
+    expect(interpret('Hit Escape to close the editor')).toMatchObject({ kind: 'press', key: 'Escape' });
   });
 });
 

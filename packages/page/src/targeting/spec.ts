@@ -200,15 +200,18 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // A short container phrase ("the @ben post", "the Invoice 12 row") scopes a quoted name too.
   const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:(?:user|item|row|post|entry|e-?mail|message|card|line|task|todo|note|file|order)\s+(?:(?:of|for|from|by|with|called|named)\s+)?)?["“‘']/i.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu)$/i.test(inner.trim());
 
-  // "... in Rochelle Park's row", "... at the right end of Anne Berg's row": that row.
-  const own = /^(.+?)\s+(?:in|on|of|at|under|from|for|inside)\s+(?:the\s+(?:(?:far\s+)?(?:right|left)\s+)?(?:end|start|side|beginning)\s+of\s+)?(.+?)(['’]s?)\s+(?:row|post|line|card|entry|message|e-?mail|item|tweet|comment|profile|box)$/i.exec(s);
   // "the grey toggle on the right of the Weekly digest row", "the bin at the far right end of
   // the GitHub line": where in the row it sits, and the row by its text.
-  const side = own ? null : /^(.+?)\s+(?:on|at|to|in)\s+the\s+(?:far\s+|very\s+)?(?:right|left)(?:[- ]hand)?(?:\s+(?:end|side|edge))?\s+of\s+(?:the\s+)?(.+?)\s+(?:row|line|card|entry|item|tile|record)$/i.exec(s);
+  // Also "at the bottom right of the 'Update privacy policy' card, the first card in To do",
+  // "at the far right of Priya's row": what follows the container is more colour.
+  const side = /^(.+?)\s+(?:on|at|to|in|near)\s+the\s+(?:far\s+|very\s+)?(?:(?:top|bottom|upper|lower)(?:[- ](?:right|left))?|right|left)(?:[- ]hand)?(?:\s+(?:end|side|edge|corner|part))?\s+of\s+(?:the\s+)?(.+?)(?:['’]s)?\s+(?:row|line|card|entry|item|tile|record|post)(?:,.*|\s+(?:in|on|under)\s+(?:the\s+)?([^,]+?)(?:,.*)?|\s+(?:just|next|right)\b.*)?$/i.exec(s);
   if (side && !isQuoted(s)) {
-    spec.scope = unquote(side[2]);
+    // "... of the GitHub row in Connected apps": a nested scope (see nestedReadings).
+    spec.scope = side[3] ? `${unquote(side[2])} in ${side[3].trim()}` : unquote(side[2]);
     s = side[1].trim();
   }
+  // "... in Rochelle Park's row", "... at the right end of Anne Berg's row": that row.
+  const own = side ? null : /^(.+?)\s+(?:in|on|of|at|under|from|for|inside)\s+(?:the\s+(?:(?:far\s+)?(?:right|left)\s+)?(?:end|start|side|beginning)\s+of\s+)?(.+?)(['’]s?)\s+(?:row|post|line|card|entry|message|e-?mail|item|tweet|comment|profile|box)$/i.exec(s);
   if (own && !isQuoted(s)) {
     // "the 'Hotel - 2 nights' row": the apostrophe closes a quote, it is no possessive.
     const inner = own[2].replace(/^(?:the|a|an)\s+/i, '');
@@ -401,6 +404,8 @@ function nestedReadings(spec: DescribedTarget): DescribedTarget[] {
   if (!nest) return [];
   const inner = scopePart(nest[1]);
   const outer = scopePart(nest[2]);
+  // Never the inner place alone: "the Slack row in Available apps" is not the Slack row
+  // elsewhere on the page (a silent wrong in a test of this).
   return inner && outer ? [{ ...spec, scope: inner, within: outer }] : [];
 }
 
