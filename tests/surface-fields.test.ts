@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directSnapshotStats } from '@ariadne/page';
 import { openTab, startTestService, type TestService } from './helpers/service.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { type Expected, refsIn, snapshots } from './helpers/surface.js';
+import { type Expected, jsonNode, refsIn, snapshots } from './helpers/surface.js';
 
 // Issue 24 §2: fields show what a person reads. A field labelled only by text beside or above
 // it (a <label> without `for`, a <span>, the table cell to its left, the line above) takes that
@@ -31,17 +31,6 @@ const FIELDS: Expected[] = [
   { role: 'textbox', name: 'Comments', from: 'label', marks: ['[multiline]'] },
   { role: 'checkbox', name: 'Send me the newsletter', from: 'label' },
 ];
-
-function jsonNode(nodes: unknown[], ref: string): Record<string, unknown> | null {
-  for (const n of nodes) {
-    if (!n || typeof n !== 'object') continue;
-    const e = n as Record<string, unknown>;
-    if (e.ref === ref) return e;
-    const hit = jsonNode((e.children as unknown[]) ?? [], ref);
-    if (hit) return hit;
-  }
-  return null;
-}
 
 describe('unlabelled fields', () => {
   it('take the text beside or above them, their kind and a select its choice, in yaml, text and json; fill and select by those refs work', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failedSteps, failureMessages, usePlainEnglish } from './helpers/plain-english.js';
 import { openTab } from './helpers/service.js';
-import { refsIn, snapshots } from './helpers/surface.js';
+import { jsonNode, refsIn, snapshots } from './helpers/surface.js';
 
 // Toggle switches drawn without ARIA (a clickable pill with a knob, no role, no aria-checked,
 // no text) show as `switch "<label>" [checked]` with the state a person sees, and take
@@ -16,17 +16,6 @@ const pe = usePlainEnglish('sw');
 
 type State = 'on' | 'off' | 'unknown';
 interface Want { name: string; from: string; state: State }
-
-function jsonNode(nodes: unknown[], ref: string): Record<string, unknown> | null {
-  for (const n of nodes) {
-    if (!n || typeof n !== 'object') continue;
-    const e = n as Record<string, unknown>;
-    if (e.ref === ref) return e;
-    const hit = jsonNode((e.children as unknown[]) ?? [], ref);
-    if (hit) return hit;
-  }
-  return null;
-}
 
 const PAGES: { page: string; want: Want[]; notSwitches?: RegExp[]; unnamed?: number }[] = [
   {

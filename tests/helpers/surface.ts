@@ -59,3 +59,15 @@ export function refsIn(f: Formats, e: Expected): string[] {
   expect(jsonRefs, `${e.role} "${e.name}" in json`).toEqual(yamlRefs);
   return yamlRefs;
 }
+
+/** The node with this ref in a JSON snapshot tree, or null. */
+export function jsonNode(nodes: unknown[], ref: string): Record<string, unknown> | null {
+  for (const n of nodes) {
+    if (!n || typeof n !== 'object') continue;
+    const e = n as Record<string, unknown>;
+    if (e.ref === ref) return e;
+    const hit = jsonNode((e.children as unknown[]) ?? [], ref);
+    if (hit) return hit;
+  }
+  return null;
+}
