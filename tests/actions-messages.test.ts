@@ -26,6 +26,14 @@ describe('withoutPlaywrightNames', () => {
     expect(withoutPlaywrightNames('Clicked page.html: done')).toBe('Clicked page.html: done');
   });
 
+  it('a timeout says why from the call log (covered, hidden), not only that time ran out', () => {
+    const covered = toAppError(new Error('locator.hover: Timeout 10000ms exceeded.\nCall log:\n  - waiting for locator(\'#m\')\n  - attempting hover action\n    - <div class="cdk-overlay-backdrop"></div> intercepts pointer events\n  - retrying hover action'));
+    expect(covered.code).toBe('timeout');
+    expect(covered.message).toBe('Timeout 10000ms exceeded: <div class="cdk-overlay-backdrop"></div> intercepts pointer events.');
+    const plain = toAppError(new Error('locator.click: Timeout 500ms exceeded.\nCall log:\n  - waiting for locator(\'#x\')'));
+    expect(plain.message).toBe('Timeout 500ms exceeded.');
+  });
+
   it('toAppError applies it to the message and the log', () => {
     const e = toAppError(new Error('page._wrapApiCall: locator.fill: Error: Element is not an <input>\nCall log:\n  - locator.fill: waiting for locator("#b")'));
     expect(e.code).toBe('action_failed');

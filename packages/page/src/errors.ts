@@ -42,7 +42,11 @@ export function toAppError(err: unknown, ctx: { action?: string; state?: PageSta
     return new AppError('session_crashed', 'The browser context is gone (crashed or closed).', details);
   }
   if (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/.test(first)) {
-    return new AppError('timeout', first, details);
+    // Playwright's first line says only that time ran out; its call log says why (covered,
+    // hidden, moving, disabled): the last such reason goes into the message.
+    const reasons = log.split('\n').map((l) => l.trim().replace(/^-\s*/, '')).filter((l) => /intercepts pointer events|not visible|not stable|not enabled|disabled|outside of the viewport|not attached|detached|not editable|not a checkbox|does not match/i.test(l));
+    const why = reasons[reasons.length - 1];
+    return new AppError('timeout', why && /exceeded\.?$/.test(first) ? `${first.replace(/\.$/, '')}: ${why.replace(/\.$/, '')}.` : first, details);
   }
   if (/net::ERR_|NS_ERROR|Navigation failed|navigating to/i.test(first)) {
     return new AppError('navigation_failed', first, details);
