@@ -116,3 +116,20 @@ describe('closing a notice', () => {
     expect(two.log).toBe('');
   });
 });
+
+describe('a bare step that names a control', () => {
+  it('"Save" clicks the one control named exactly Save; two, or none, fail without a click', async () => {
+    const one = await pe.plan('notices.html', ['Save']);
+    expect(failedSteps(one)).toEqual([]);
+    expect(one.log).toBe('save;');
+    const two = await pe.plan('notices.html?two', ['Save']);
+    expect(failedSteps(two).map((s) => s.error?.code)).toEqual(['step_not_understood']);
+    expect(two.log).toBe('');
+    const none = await pe.plan('notices.html', ['Publish']);
+    expect(failedSteps(none).map((s) => s.error?.code)).toEqual(['step_not_understood']);
+    // A name's part is not the name: "Profile" is a heading, and no control is named "Alex".
+    const part = await pe.plan('notices.html', ['Alex']);
+    expect(failedSteps(part).length).toBe(1);
+    expect(part.log).toBe('');
+  });
+});

@@ -37,6 +37,10 @@ describe('target phrases', () => {
     expect(parseDescription("the three vertical dots at the far right of Priya Natarajan's row")).toMatchObject({ phrase: 'three vertical dots', scope: 'Priya Natarajan' });
     expect(parseDescription('the grey toggle on the right of the Weekly digest row')).toMatchObject({ role: 'switch', scope: 'Weekly digest' });
     expect(parseDescription('the x at the top right of the Welcome dialog')).toMatchObject({ phrase: 'x', landmark: 'dialog', scope: 'Welcome' });
+    // A kind word then "in" starts a place even without an article; a radio button is a radio.
+    expect(parseDescription('the Weekly digest switch in Notifications')).toMatchObject({ phrase: 'Weekly digest', role: 'switch', scope: 'Notifications' });
+    expect(parseDescription('the Cheque radio button under Payment Method')).toMatchObject({ phrase: 'Cheque', role: 'radio', scope: 'Payment Method' });
+    expect(parseDescription('Log in')).toMatchObject({ phrase: 'Log in' });
     // A key pressed for a purpose is the key.
     expect(interpret('Press Enter to save')).toMatchObject({ kind: 'press', key: 'Enter' });
     expect(interpret('Hit Escape to close the editor')).toMatchObject({ kind: 'press', key: 'Escape' });

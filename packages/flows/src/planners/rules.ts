@@ -825,13 +825,21 @@ export class RulesPlanner implements Planner {
     const role = step.role;
     const act = async (body: FlowAction, a: AskContext = ask) => (await tools.act(role, body, a)).ok;
     switch (intent.kind) {
-      case 'unknown':
+      case 'unknown': {
+        // A bare step that is the exact name of one control on the page ("Save", "Disconnect",
+        // "Reset password", "Next page"): a click on it, by that whole name, when only one has it.
+        const words = (ask.part ?? step.text).trim().replace(/[.!]+$/, '');
+        if (/^\p{L}[\p{L}\p{N}' -]{0,40}$/u.test(words) && words.split(/\s+/).length <= 4 && !isAssertionStep(words)) {
+          const bare: TargetSpec = { phrase: words, role: null, quoted: true, strict: true };
+          if (await tools.findQuietly(role, [bare], 'click')) return act({ action: 'click', target: bare }, { ...ask, part: ask.part ?? `click "${words}"` });
+        }
         await tools.fail(role, ask, {
           code: 'step_not_understood',
           message: `The rules planner could not interpret step ${step.index} ("${step.text}"): ${intent.reason}. It understands: ${UNDERSTOOD}. Reword the step, or run with the anthropic or openai planner.`,
           details: { planStep: step.index, line: step.line, notUnderstood: ask.part ?? step.text },
         });
         return false;
+      }
       case 'sequence':
         return this.runStep({ ...step, resolved: intent.parts.map((p) => p.text).join(', then ') }, tools);
       case 'navigate':
@@ -956,6 +964,11 @@ export class RulesPlanner implements Planner {
         return act({ action: 'press', key: 'Enter', ref: r.step.ref }, { ...ask, part: 'press Enter', startedAt: Date.now() });
       }
       case 'remove_item': {
+        // A control named by the whole words ("Remove member" in the menu a step opened) is
+        // what the step asks for: clicked by that exact name, before any row is looked for.
+        const wholeName = `${intent.verb} ${intent.item}`;
+        const whole: TargetSpec = { phrase: wholeName, role: null, strict: true };
+        if (await tools.findQuietly(role, [whole], 'click')) return act({ action: 'click', target: whole }, { ...ask, part: ask.part ?? `click "${wholeName}"` });
         // Hover the item first: delete buttons are often revealed on hover.
         const item: TargetSpec = { phrase: intent.item, role: null };
         const hovered = await tools.act(role, { action: 'hover', target: item }, { ...ask, part: ask.part ?? `hover "${intent.item}"` });

@@ -11,6 +11,8 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|‘([^’]+)’|(?<![\p{L}\p{N}])'([^'
 
 // Word → role. Order matters: the first role in this list found in the description wins.
 const ROLE_WORDS: [RegExp, AriaRole][] = [
+  // "the Cheque radio button": a radio, not a button.
+  [/\bradio\s+buttons?\b/i, 'radio'],
   [/\b(button|btn)\b/i, 'button'],
   [/\b(link|hyperlink)\b/i, 'link'],
   [/\b(checkbox|check box|tick box)\b/i, 'checkbox'],
