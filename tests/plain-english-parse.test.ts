@@ -39,8 +39,11 @@ describe('target phrases', () => {
     expect(parseDescription('the x at the top right of the Welcome dialog')).toMatchObject({ phrase: 'x', landmark: 'dialog', scope: 'Welcome' });
     // A kind word then "in" starts a place even without an article; a radio button is a radio.
     expect(parseDescription('the Weekly digest switch in Notifications')).toMatchObject({ phrase: 'Weekly digest', role: 'switch', scope: 'Notifications' });
-    expect(parseDescription('the Cheque radio button under Payment Method')).toMatchObject({ phrase: 'Cheque', role: 'radio', scope: 'Payment Method' });
+    expect(parseDescription('the Cheque radio button in Payment Method')).toMatchObject({ phrase: 'Cheque', role: 'radio', scope: 'Payment Method' });
+    expect(parseDescription('the Cheque radio button under Payment Method')).toMatchObject({ role: 'radio' });
     expect(parseDescription('Log in')).toMatchObject({ phrase: 'Log in' });
+    // "under" a column's header is below it, never inside the header row (a silent wrong once).
+    expect(parseDescription('the green switch under Status').scope).toBeUndefined();
     // A key pressed for a purpose is the key.
     expect(interpret('Press Enter to save')).toMatchObject({ kind: 'press', key: 'Enter' });
     expect(interpret('Hit Escape to close the editor')).toMatchObject({ kind: 'press', key: 'Escape' });

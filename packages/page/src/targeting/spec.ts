@@ -233,7 +233,7 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // A container: "... in the "Blue Mug" card", "... for the user @u" (only with an article or a quote, so "Log in" keeps its "in").
   // "the Weekly digest switch in Notifications": after a kind word, "in" starts a place even
   // without an article (a name never ends in "switch in").
-  const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|field|box|icon|tab|drop-?down|select|list|menu))\s+(?:in|on|under|inside|within)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
+  const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|field|box|icon|tab|drop-?down|select|list|menu))\s+(?:in|on|inside|within)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
   if (afterKind && !isQuoted(s) && !/["“‘']/.test(afterKind[2])) s = `${afterKind[1]} in the ${afterKind[2]}`;
   const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of)\s+(?=["“‘']))(.+)$/i.exec(s);
   if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
