@@ -28,4 +28,4 @@ for (let i = 0; i < RUNS; i++) {
   rmSync(dir, { recursive: true, force: true });
 }
 const rest = starts.slice(1);
-console.log(table(['runs', 'first start ms', 'later starts median · p90 ms', 'stop median ms'], [[String(RUNS), fmt(starts[0]), `${fmt(median(rest))} · ${fmt(p90(rest))}`, fmt(median(stops))]]));
+table(['runs', 'first start ms', 'later starts median · p90 ms', 'stop median ms'], [[String(RUNS), fmt(starts[0]), `${fmt(median(rest))} · ${fmt(p90(rest))}`, fmt(median(stops))]]);
