@@ -136,6 +136,16 @@ describe("a row's menu and a rating with nothing named", () => {
     expect(b.log).toBe('menu Bo Chen;');
   });
 
+  it('"In the menu that opens, choose Rename": the step, where the last one opened the menu', async () => {
+    const a = await plan('icons-material.html', ['Open the row menu for report.pdf', 'In the menu that opens, choose Rename']);
+    expect(messages(a)).toBe('');
+    expect(a.log).toBe('rename report.pdf;');
+    // A name the open menu does not hold is a miss, not a guess.
+    const b = await plan('icons-material.html', ['Open the row menu for report.pdf', 'In the menu that opens, choose Publish']);
+    expect(failed(b)).toHaveLength(1);
+    expect(b.log).toBe('');
+  });
+
   it('must-fail: a row nobody shows', async () => {
     const a = await plan('wording-rows.html', ['Open the menu of Cy Park']);
     expect(failed(a)).toHaveLength(1);
