@@ -21,6 +21,16 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
+/** The value kept under the key, compiled on first use. */
+function cached<T>(map: Map<string, T>, key: string, compile: () => T): T {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = compile();
+    map.set(key, v);
+  }
+  return v;
+}
+
 let ajvs: { strict: Ajv; coercing: Ajv } | null = null;
 const validators = new Map<string, ValidateFunction>();
 
@@ -28,14 +38,8 @@ export function registerValidation(app: FastifyInstance): void {
   ajvs ??= { strict: makeAjv(false), coercing: makeAjv(true) };
   const { strict, coercing } = ajvs;
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const body = httpPart === 'body';
-    const key = `${body ? 'b' : 'c'}${JSON.stringify(schema)}`;
-    let fn = validators.get(key);
-    if (!fn) {
-      fn = (body ? strict : coercing).compile(schema);
-      validators.set(key, fn);
-    }
-    return fn;
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return cached(validators, `${ajv === strict ? 'b' : 'c'}${JSON.stringify(schema)}`, () => ajv.compile(schema));
   });
 }
 
@@ -48,15 +52,6 @@ export const cachedSerializers: NonNullable<NonNullable<FastifyServerOptions['sc
     const compile = (SerializerSelector as unknown as () => SerializerFactory)()(externalSchemas, serializerOpts);
     // Shared schemas ($ref to app.addSchema) or serializer options would make the key incomplete: compile as usual.
     const plain = !serializerOpts && (!externalSchemas || Object.keys(externalSchemas as object).length === 0);
-    return (route: { schema: unknown }) => {
-      if (!plain) return compile(route);
-      const key = JSON.stringify(route.schema);
-      let fn = serializers.get(key);
-      if (!fn) {
-        fn = compile(route);
-        serializers.set(key, fn);
-      }
-      return fn;
-    };
+    return (route: { schema: unknown }) => (plain ? cached(serializers, JSON.stringify(route.schema), () => compile(route)) : compile(route));
   }) as never,
 };
