@@ -217,15 +217,6 @@ const ICON_WORDS: [RegExp, RegExp][] = [
   [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
 ];
 
-/**
- * Do the words and the element's (icon) name say the same icon? By the web's iconography
- * (iconography.ts): "the bin" is an element named trash, delete or `delete_outline`, "the
- * circular arrow" one named `fa-rotate-right`, `autorenew` or `arrow-clockwise`.
- */
-export function iconSynonym(name: string, phrase: string, from?: string): boolean {
-  return sameIcon(name, phrase, from);
-}
-
 export function nameTier(name: string, phrase: string, quoted: boolean): number {
   const n = norm(name);
   const p = norm(phrase);
@@ -549,8 +540,8 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     tiers = [[], [], [], []];
     for (const f of pool) {
       let t = Math.max(-1, nameTier(f.name, spec.phrase, !!spec.quoted));
-      // An icon named by its picture: "the bin icon" is the element named trash.
-      if (t < 0 && !spec.quoted && iconLike(f) && iconSynonym(f.name, spec.phrase, f.node.inferredFrom)) t = 2;
+      // An icon named by its picture: "the bin icon" is the element named trash (iconography.ts).
+      if (t < 0 && !spec.quoted && iconLike(f) && sameIcon(f.name, spec.phrase, f.node.inferredFrom)) t = 2;
       // A named field's text-before counts only for what a field takes (fill, type, clear); a
       // checkbox's text beside it when its own name is one every row repeats.
       const useAdjacent = f.adjacent && (!f.name || ['fill', 'type', 'clear'].includes(action) || f.sharedName);
@@ -616,9 +607,9 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (itemKind && action === 'click' && !isClickableNode(hit.node)) hit = firstClickableInside(all, hit) ?? hit;
       // By its accessible name (role + name), by a name a person reads beside it (a label without
       // for: the tree's inferred label, or the text next to it), or by its picture (an inferred icon name).
-      const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || iconSynonym(hit.node.name!, spec.phrase, hit.node.inferredFrom));
+      const accessible = Boolean(hit.node.name) && (nameTier(hit.node.name!, spec.phrase, !!spec.quoted) >= 0 || sameIcon(hit.node.name!, spec.phrase, hit.node.inferredFrom));
       const pictured = !hit.node.name && hit.node.inferredName && !['label', 'text', 'column'].includes(hit.node.inferredFrom ?? '');
-      const byIcon = Boolean(spec.phrase) && !spec.quoted && !accessible && iconLike(hit) && nameTier(hit.name, spec.phrase, false) < 0 && iconSynonym(hit.name, spec.phrase, hit.node.inferredFrom);
+      const byIcon = Boolean(spec.phrase) && !spec.quoted && !accessible && iconLike(hit) && nameTier(hit.name, spec.phrase, false) < 0 && sameIcon(hit.name, spec.phrase, hit.node.inferredFrom);
       const rung = !spec.phrase ? 'kind' : accessible ? 'role' : pictured || byIcon ? 'inferred-name' : 'adjacent-text';
       why.unshift(
         !spec.phrase
