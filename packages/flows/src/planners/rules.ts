@@ -471,7 +471,7 @@ function interpretOne(step: string): Intent {
   if ((m = /^wait\s+(?:for|until)\s+(.+?)(?:\s+(?:to\s+appear|appears|is visible|to be visible|to show))?$/i.exec(s))) return { kind: 'wait_text', text: unquote(m[1]) };
   if ((m = /^scroll\s+(?:the page\s+)?(?:to the\s+)?(up|down|top|bottom)$/i.exec(s))) return { kind: 'scroll', direction: m[1].toLowerCase() as 'up' };
   // "Press Enter to save", "Hit Escape to close it": the key; the purpose is the reader's.
-  if ((m = /^((?:press|hit)\s+(?:the\s+)?(?:key\s+)?["“]?[A-Za-z0-9+]+["”]?(?:\s+key)?)\s+to\s+(?:save|confirm|submit|close|cancel|finish|apply|send|search|continue|dismiss|accept|commit|add|keep)\b.*$/i.exec(s)) && KEYS.has(m[1].replace(/^(?:press|hit)\s+(?:the\s+)?(?:key\s+)?["“]?|["”]?(?:\s+key)?$/gi, '').toLowerCase())) s = m[1];
+  if ((m = /^((?:press|hit)\s+(?:the\s+)?(?:key\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?)\s+to\s+(?:save|confirm|submit|close|cancel|finish|apply|send|search|continue|dismiss|accept|commit|add|keep)\b.*$/i.exec(s)) && KEYS.has(m[2].toLowerCase())) s = m[1];
   if ((m = /^(?:press|hit)\s+(?:the\s+)?(?:key\s+)?["“]?([A-Za-z0-9+]+)["”]?(?:\s+key)?(?:\s+(once|twice|three times|thrice|\d+\s+times))?(?:\s+(?:in|on|into)\s+(.+?))?(?:\s+(once|twice|three times|thrice|\d+\s+times))?$/i.exec(s))) {
     const key = m[1];
     const known = KEYS.has(key.toLowerCase()) || /^(?:(?:Control|Ctrl|Shift|Alt|Meta|ControlOrMeta)\+)+\w+$/i.test(key) || /^[A-Za-z0-9]$/.test(key);

@@ -61,6 +61,7 @@ export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'se
 
 const QUOTE = /^\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)'|‘([^’]*)’)\s*$/;
 const QUOTED_ANY = /"([^"]+)"|“([^”]+)”|(?<![\p{L}\p{N}])'([^']+)'(?![\p{L}\p{N}])|‘([^’]+)’/u;
+const QUOTED_ALL = new RegExp(QUOTED_ANY.source, 'gu');
 
 export function unquote(s: string): string {
   const m = QUOTE.exec(s);
@@ -168,15 +169,20 @@ export function dropIconGloss(s: string): string {
     return gloss || REMARK.test(t) ? '' : all;
   });
   // Quoted words are the page's own: brackets in them stay.
-  const quoted = new RegExp(QUOTED_ANY.source, 'gu');
   let out = '';
   let at = 0;
-  for (const m of s.matchAll(quoted)) {
+  for (const m of s.matchAll(QUOTED_ALL)) {
     out += drop(s.slice(at, m.index)) + m[0];
     at = m.index! + m[0].length;
   }
   return out + drop(s.slice(at));
 }
+
+// "the drop-down showing '-- Select --'": a list or field by the value it shows, and (after it)
+// "the select under Timezone": named by the label it sits under or beside.
+const SHOWN_KINDS = String.raw`drop-?down|select|list|combo ?box|picker|menu|field|box|input`;
+const SHOWN_VALUE = new RegExp(String.raw`^(.*?\b(?:${SHOWN_KINDS}))\s+(?:that|which)?\s*(?:showing|shows|displaying|says|saying|reading|set to)\s+("[^"]+"|“[^”]+”|'[^']+'|‘[^’]+’|[^\s,]+(?:\s+(?!under\b|next\b|beside\b|near\b|in\b|on\b|for\b|at\b|below\b|above\b)[^\s,]+){0,3})(.*)$`, 'i');
+const KIND_BY_LABEL = new RegExp(String.raw`^(?:the\s+)?(${SHOWN_KINDS})\s+(?:under|below|beside|next to)\s+(?:the\s+)?(.+)$`, 'i');
 
 function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedTarget {
   let s = raw.trim().replace(/[.!]+$/, '').trim();
@@ -186,12 +192,12 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   const spec: DescribedTarget = { phrase: '', role: null };
   // "the drop-down showing '-- Select --'", "the select that shows Europe/London under
   // Timezone": a list or field by the value it shows now (what a screenshot shows of it).
-  const shows = /^(.*?\b(?:drop-?down|select|list|combo ?box|picker|menu|field|box|input))\s+(?:that|which)?\s*(?:showing|shows|displaying|says|saying|reading|set to)\s+("[^"]+"|“[^”]+”|'[^']+'|‘[^’]+’|[^\s,]+(?:\s+(?!under\b|next\b|beside\b|near\b|in\b|on\b|for\b|at\b|below\b|above\b)[^\s,]+){0,3})(.*)$/i.exec(s);
+  const shows = SHOWN_VALUE.exec(s);
   if (shows) {
     spec.showing = unquote(shows[2]);
     s = `${shows[1]}${shows[3]}`.trim();
     // "the select showing X under Timezone": a field is named by the label it sits under or beside.
-    const under = /^(?:the\s+)?(drop-?down|select|list|combo ?box|picker|menu|field|box|input)\s+(?:under|below|beside|next to)\s+(?:the\s+)?(.+)$/i.exec(s);
+    const under = KIND_BY_LABEL.exec(s);
     if (under) s = `the ${under[2]} ${under[1]}`;
   }
   // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
