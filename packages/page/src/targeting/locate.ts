@@ -430,7 +430,7 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
         if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         // A dialog without ARIA (a floating box with a title and a ×): the matches that sit in one.
-        if (spec.landmark === 'dialog') {
+        if (spec.landmark === 'dialog' || spec.landmark === 'menu') {
           const d = await inFloatingDialog(page, flat, spec, opts.action);
           if (d) return withRoute(await treeLocated(state, d, spec, opts.code !== false));
         }
@@ -622,14 +622,15 @@ function openedName(label: string): string {
  * landmark, kept when they sit in a floating box (probe.ts inDialog). One left is the answer.
  */
 async function inFloatingDialog(page: Page, flat: Flat[], spec: DescribedTarget, action: TargetAction): Promise<Extract<TreeMatch, { kind: 'hit' }> | null> {
-  if (flat.some((f) => f.node.role === 'dialog' || f.node.role === 'alertdialog')) return null;
+  const menu = spec.landmark === 'menu';
+  if (flat.some((f) => (menu ? ['menu', 'menubar', 'listbox'] : ['dialog', 'alertdialog']).includes(f.node.role))) return null;
   const loose = matchOnTree(flat, { ...spec, landmark: undefined }, action, { wordings: false });
   const refs = loose.kind === 'hit' ? [loose.ref] : loose.kind === 'ambiguous' ? loose.candidates.map((c) => c.ref) : [];
   if (!refs.length) return null;
-  const inside = await inDialog(page, refs);
+  const inside = await inDialog(page, refs, menu ? 'menu' : 'dialog');
   const keep = refs.filter((_, i) => inside[i]);
   if (keep.length !== 1) return null;
   const f = flat.find((x) => x.ref === keep[0]);
   if (!f) return null;
-  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'landmark', why: `${f.node.role} "${f.name || f.adjacent}" in a dialog (a floating box without ARIA)` };
+  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'landmark', why: `${f.node.role} "${f.name || f.adjacent}" in a ${menu ? 'menu' : 'dialog'} (a floating box without ARIA)` };
 }

@@ -29,8 +29,8 @@ export async function probeKinds(page: Page, flat: Flat[], limit = 40): Promise<
  * above the page) with a title line and a close control, or a box whose class says dialog,
  * modal or popup (jQuery UI, Bootstrap 3). Open shadow roots are crossed.
  */
-export async function inDialog(page: Page, refs: string[]): Promise<boolean[]> {
-  return Promise.all(refs.map((ref) => page.locator(`aria-ref=${ref}`).evaluate((el: Element) => {
+export async function inDialog(page: Page, refs: string[], kind: 'dialog' | 'menu' = 'dialog'): Promise<boolean[]> {
+  return Promise.all(refs.map((ref) => page.locator(`aria-ref=${ref}`).evaluate((el: Element, menu: boolean) => {
     const up = (e: Element): Element | null => e.parentElement ?? (((e.getRootNode() as ShadowRoot).host as Element | undefined) ?? null);
     for (let a: Element | null = el; a && a !== document.body && a !== document.documentElement; a = up(a)) {
       const role = a.getAttribute('role');
@@ -38,13 +38,15 @@ export async function inDialog(page: Page, refs: string[]): Promise<boolean[]> {
       if (a.tagName === 'DIALOG' && (a as HTMLDialogElement).open) return true;
       const cls = typeof a.className === 'string' ? a.className : '';
       if (/(?:^|[\s_-])(?:dialog|modal|popup|pop-up|lightbox)(?:$|[\s_-])/i.test(cls) && !/(?:backdrop|overlay-bg)/i.test(cls)) return true;
+      // A menu without ARIA: a box whose class says menu or dropdown (Bootstrap's .dropdown-menu).
+      if (menu && /(?:^|[\s_-])(?:menu|dropdown|popover|overlay|flyout)(?:$|[\s_-])/i.test(cls)) return true;
       const st = getComputedStyle(a);
-      if (st.position === 'fixed' || (st.position === 'absolute' && Number(st.zIndex) > 0)) {
+      if (st.position === 'fixed' || (st.position === 'absolute' && (Number(st.zIndex) > 0 || menu))) {
         const r = a.getBoundingClientRect();
-        // A box, not a toolbar or a badge: room for a title and a body.
-        if (r.width >= 120 && r.height >= 60) return true;
+        // A box, not a toolbar or a badge: room for a title and a body (a menu: two items).
+        if (r.width >= (menu ? 80 : 120) && r.height >= (menu ? 40 : 60)) return true;
       }
     }
     return false;
-  }, undefined, { timeout: 1000 }).catch(() => false)));
+  }, kind === 'menu', { timeout: 1000 }).catch(() => false)));
 }

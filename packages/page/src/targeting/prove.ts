@@ -24,6 +24,8 @@ red green blue yellow pink grey gray black white orange purple dark light small 
 empty filled hollow solid round circular square outlined highlighted bright pale crossed out
 e-mail email mail message user person account profile
 give rate rating award score stars star-rating it them
+switched-off switched-on turned-off turned-on switched turned off
+confirmation confirm asking asks ask you opens opened appears appeared pops popped slides slid drawer sheet overlay popover flyout lightbox dialogue submenu
 `.split(/\s+/).filter(Boolean));
 
 /** The words of a description that must be accounted for on the chosen element or its context. */

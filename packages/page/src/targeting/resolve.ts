@@ -82,7 +82,9 @@ export async function resolveDescription(state: PageState, description: string, 
   if (!spec.phrase && !spec.role && !spec.scope) spec.phrase = phrases[0];
   // "Archive Invoice 12": the Archive control inside the row that shows exactly "Invoice 12"
   // (an element named by the whole description still wins first); never the row's name alone.
-  const row = action === 'click' ? parseRowAction(description.trim().replace(/[.!?;,:]+$/g, '').replace(ROW_LEAD, '')) : null;
+  // Not when the words end in an overlay or landmark: "Remove member in the row menu" is the
+  // menu's item, not "Remove" in a row that shows "member".
+  const row = action === 'click' && !spec.landmark ? parseRowAction(description.trim().replace(/[.!?;,:]+$/g, '').replace(ROW_LEAD, '')) : null;
   // "the Done column", "the Write tests card" (a drag's ends): the words without the container noun too.
   const extra: DescribedTarget[] = [];
   const noun = ['drag', 'any'].includes(action) && spec.phrase && !spec.quoted ? /^(.+?)\s+(?:column|lane|list|bucket|card|tile|item|box|zone|area|folder|section|panel|group|row)$/i.exec(spec.phrase) : null;

@@ -25,6 +25,8 @@ export interface DescribedTarget {
   landmark?: string;
   /** 1-based position among the matches in reading order; -1 is the last. */
   ordinal?: number;
+  /** The table column it sits in, by its header ("the toggle in the Active column of Tom's row"). */
+  column?: string;
   /** Inside the nth item/row/card ("Edit in the last row"); -1 is the last. */
   withinOrdinal?: number;
   /** A reading the words did not state (derived): whole names and whole scope texts only. */
@@ -101,7 +103,7 @@ const KIND_ROLES: [RegExp, AriaRole][] = [
 const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line|tab|menu|submenu|table|list|tree|window)\s*$/i;
 const SCREEN_PLACE = /\s+(?:at\s+the\s+(?:very\s+)?(?:end|start|beginning)|(?:at|in|on|to)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower)?[- ]?(?:left|right|top|bottom)?(?:\s*(?:hand\s+)?(?:corner|side|edge|end|part))?(?:\s+of\s+(?:the\s+)?(?:page|screen|window|(?:(?:his|her|its|their|the)\s+)?(?:row|line|title ?bar|card|post|box|header|toolbar)))?|(?:on|in|of)\s+(?:his|her|its|their)\s+(?:row|line|card|post|entry))$/i;
 // Words about a control's look, not its name ("the red bin icon", "the small up arrow"): read without them last.
-export const LOOK_WORDS = /^(?:(?:floating|red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale)\s+)+(?=\S)/i;
+export const LOOK_WORDS = /^(?:(?:floating|red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale|switched[- ]off|switched[- ]on|turned[- ]off|turned[- ]on)\s*,?\s+)+(?=\S)/i;
 // "the email from Trista", "the post by @ben", "the row for Carla": the person or thing the container shows.
 const PERSON_SCOPE = /^(?:the\s+|an?\s+)?(?:e-?mail|message|mail|post|comment|card|row|entry|item|tweet|thread|conversation|note|review|reply|file|order|ticket|line|record|listing|result|profile|photo|picture|status|update|user|person|account)\s+(?:sent\s+)?(?:by|from|for|of|with|to|about)\s+(?:the\s+user\s+|user\s+)?(?=\S)/i;
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1 };
@@ -133,6 +135,9 @@ export function fieldKind(words: string): { phrase: string; kind: string } | nul
   if (/^(?:big|large|long|multi-?line|bigger)\s+text ?(?:boxe?s?|fields?|areas?|inputs?)$/.test(w)) return { phrase: '', kind: 'multiline' };
   if (/^(?:text ?areas?|multi-?line(?: text)?(?: fields?| boxe?s?| inputs?)?|comment box|message box)$/.test(w)) return { phrase: '', kind: 'multiline' };
   if (/^(?:plain |single-line |one-line )?text (?:fields?|inputs?|boxe?s?|entry|entries)$/.test(w) || /^(?:text|input) fields?$/.test(w)) return { phrase: '', kind: 'text' };
+  // "the Cost Centre text field": a one-line field named so.
+  const named = /^(.+?)\s+text\s+(?:fields?|inputs?|boxe?s?)$/.exec(w);
+  if (named && !/^(?:plain|single-line|one-line|big|large|long|multi-?line|bigger)$/.test(named[1])) return { phrase: words.trim().replace(/^(?:the|a|an)\s+/i, '').replace(/\s+text\s+\S+$/i, ''), kind: 'text' };
   const m = /^(.+?)\s+(?:fields?|inputs?|boxe?s?|entry|picker|control)$/.exec(w);
   if (m) for (const [re, kind] of FIELD_TYPES) if (re.test(m[1])) return { phrase: m[1], kind };
   if (/^(?:date|time) ?picker$/.test(w)) return { phrase: '', kind: w.startsWith('time') ? 'time' : 'date' };
@@ -163,8 +168,10 @@ const ICON_OR_REMARK = /\s*\(([^()"“”]{1,60})\)/g;
 
 /** The words without a picture gloss or a remark in brackets (what the parse reads, and the prove stage checks). */
 export function dropIconGloss(s: string): string {
-  const drop = (part: string) => part.replace(ICON_OR_REMARK, (all, inner: string) => {
+  const drop = (part: string) => part.replace(ICON_OR_REMARK, (all, inner: string, at: number, whole: string) => {
     const t = inner.trim();
+    // "Lena Voss's row (lena.voss@acme.io)": a detail that tells which row, after its noun; it only narrows.
+    if (/\b(?:row|line|card|entry|record|item|post|column|tile)$/i.test(whole.slice(0, at).trimEnd()) && !/[()]/.test(t)) return '';
     const gloss = t.length <= 24 && (/^[^\p{L}\p{N}\s]{1,2}$/u.test(t) || isIconWords(t));
     return gloss || REMARK.test(t) ? '' : all;
   });
@@ -178,6 +185,39 @@ export function dropIconGloss(s: string): string {
   return out + drop(s.slice(at));
 }
 
+// Words after an overlay's noun that say it opened or what it asks ("the box that asks you to
+// confirm", "the panel that slides in", "the menu that opens"): never part of its title.
+const OVERLAY_CLAUSE = /\s+(?:that|which|where|asking|asks|to|you|now|just|on\s+screen|(?:has\s+)?(?:opens?|opened|opening|appears?|appeared|appearing|pops? up|popped up|slides? (?:in|out|over)|slid (?:in|out)|shows? up|showed up|comes? up|came up|shown))\b.*$/i;
+// Only an unnamed menu: "Export in the File menu" names a route to open (disclose.ts).
+const MENU_OVERLAY = /^(?:(?:the|this|that|its|their|his|her|a|an)\s+)?(?:(?:context|drop-?down|pop-?up|overflow|kebab|actions?|options|more|row|list|card|item)\s+)*(?:menu|submenu)$/i;
+const DIALOG_OVERLAY = /^(?:(.*?)\s+)?(dialog(?:ue)?(?:\s+(?:box|window))?|modal(?:\s+(?:dialog|window|box))?|pop-?up(?:\s+(?:window|box|dialog))?|lightbox|alert(?:\s+(?:box|dialog))?|box|window|panel|drawer|sheet|overlay|popover|flyout|slide-?(?:in|over)(?:\s+panel)?)$/i;
+
+/**
+ * An overlay a phrase ends in, and the words before it: a menu (its title words dropped: the
+ * open menu is the one meant), or a dialog and its title words ("Edit member"). A box, panel or
+ * window is a dialog only when the words say so: it opened, it asks, it confirms.
+ */
+export function overlayAtEnd(s: string): { head: string; landmark: 'dialog' | 'menu'; title?: string } | null {
+  const preps = [...s.matchAll(/\s+(?:in|inside|within|on|of|from|at)\s+(?=(?:the|this|that|its|their|his|her|a|an)\s+)/gi)];
+  for (let k = preps.length - 1; k >= 0; k--) {
+    const head = s.slice(0, preps[k].index).trim();
+    let w = s.slice(preps[k].index! + preps[k][0].length).trim().replace(/[.,;]+$/, '');
+    if (!head || /^[^"“‘']*["“‘'][^"”’']*$/.test(head)) continue; // inside a quote
+    const clause = OVERLAY_CLAUSE.exec(w);
+    if (clause) w = w.slice(0, clause.index).trim();
+    if (MENU_OVERLAY.test(w)) return { head, landmark: 'menu' };
+    w = w.replace(/^(?:the|this|that|its|their|his|her|a|an)\s+/i, '').replace(LOOK_WORDS, '');
+    const d = DIALOG_OVERLAY.exec(w);
+    if (!d) continue;
+    const title = (d[1] ?? '').trim();
+    const strong = /dialog|modal|pop-?up|lightbox|alert/i.test(d[2]) || /confirm/i.test(title);
+    if (!strong && !clause) continue;
+    const words = title.split(/\s+/).filter((t) => t && !/^(?:confirm(?:ation)?|confirming|the|this|that|new|open|opened|same|warning)$/i.test(t)).join(' ');
+    return { head, landmark: 'dialog', ...(words && !/[,()]/.test(words) ? { title: unquote(words) } : {}) };
+  }
+  return null;
+}
+
 // "the drop-down showing '-- Select --'": a list or field by the value it shows, and (after it)
 // "the select under Timezone": named by the label it sits under or beside.
 const SHOWN_KINDS = String.raw`drop-?down|select|list|combo ?box|picker|menu|field|box|input`;
@@ -187,6 +227,8 @@ const KIND_BY_LABEL = new RegExp(String.raw`^(?:the\s+)?(${SHOWN_KINDS})\s+(?:un
 function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedTarget {
   let s = raw.trim().replace(/[.!]+$/, '').trim();
   s = dropIconGloss(s);
+  // "... to switch it off", "... to open it": what the click is for, not which element.
+  s = s.replace(/\s+(?:in order\s+)?to\s+(?:switch|turn|toggle|open|close|select|enable|disable|activate|deactivate|expand|collapse|show|hide|remove|delete|save|confirm)\s+(?:it|them|this|that|him|her)\b.*$/i, '').trim() || s;
   // "the 'I confirm that these expenses…' checkbox": a quote cut short is the start of the name.
   s = s.replace(/([^\s"“‘'])\s*(?:…|\.{3})(["”’'])/gu, '$1$2');
   const spec: DescribedTarget = { phrase: '', role: null };
@@ -199,6 +241,13 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
     // "the select showing X under Timezone": a field is named by the label it sits under or beside.
     const under = KIND_BY_LABEL.exec(s);
     if (under) s = `the ${under[2]} ${under[1]}`;
+  }
+  // "the pink switch in the Active column of Tom Reyes's row": the column by its header, then
+  // the row as usual ("... in Tom Reyes's row").
+  const col = /^(.+?)\s+(?:in|under|from)\s+the\s+(?:["“‘']?)([^"“‘'”’]{1,40}?)(?:["”’']?)\s+column\s+(?:of|on|in|for|at)\s+(?:the\s+)?(.+?)$/i.exec(s);
+  if (col && !isQuoted(s)) {
+    spec.column = col[2].trim();
+    s = `${col[1]} in ${/^["“‘']/.test(col[3]) || /['’]s?\s+(?:row|line|entry|record)\b/i.test(col[3]) ? col[3] : `the ${col[3]}`}`;
   }
   // With a quoted name, unquoted trailing words are colour ("at the bottom right"): only a
   // quoted container or a landmark scopes it.
@@ -227,6 +276,14 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // Where on the screen it sits ("at the top right", "on the left", "at the right end of her
   // row"): words a person uses to point, not a name or a container; dropped.
   s = s.replace(SCREEN_PLACE, '').trim() || s;
+  // An overlay at the end: "... in the dialog asking to confirm", "... in the box that asks you
+  // to confirm", "... from the menu", "... in the row menu", "... in the Edit member dialog".
+  const ov = overlayAtEnd(s);
+  if (ov && !isQuoted(s)) {
+    spec.landmark = ov.landmark;
+    if (ov.title) spec.scope = ov.title;
+    s = ov.head;
+  }
   // A landmark at the end: "... in the navigation", "... in the footer".
   const lm = /^(.*)\s+(?:in|inside|within|on|from|at)\s+(?:the\s+)?([\w -]+?)$/i.exec(s);
   if (lm && lm[1].trim()) {
@@ -239,7 +296,8 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // A container: "... in the "Blue Mug" card", "... for the user @u" (only with an article or a quote, so "Log in" keeps its "in").
   // "the Weekly digest switch in Notifications": after a kind word, "in" starts a place even
   // without an article (a name never ends in "switch in").
-  const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|field|box|icon|tab|drop-?down|select|list|menu))\s+(?:in|on|inside|within)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
+  // So does "under" after a card or option ("the Team plan card under Plan").
+  const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|field|box|icon|tab|drop-?down|select|list|menu|(?:card|tile|chip|option)(?=\s+under\b)))\s+(?:in|on|inside|within|(?<=(?:card|tile|chip|option)\s+)under)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
   if (afterKind && !isQuoted(s) && !/["“‘']/.test(afterKind[2])) s = `${afterKind[1]} in the ${afterKind[2]}`;
   const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of)\s+(?=["“‘']))(.+)$/i.exec(s);
   if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
@@ -439,14 +497,29 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
   const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
   if (m && !spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] });
-  const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list|filter|view|chip|pill|folder|node|tree ?item|tree node)$/i.exec(spec.phrase);
-  if (noun) out.push({ ...spec, phrase: noun[1] });
+  // "the Bug filter chip", "the Returns section": the kind nouns after the name, one by one.
+  let kinded = spec.phrase;
+  for (let i = 0; i < 3; i++) {
+    const noun = /^(.+?)\s+(?:section|panel|menu|accordion|group|tab|dropdown|list|filter|view|chip|pill|tag|badge|card|tile|folder|node|tree ?item|tree node)$/i.exec(kinded);
+    if (!noun) break;
+    kinded = noun[1];
+    out.push({ ...spec, phrase: kinded });
+  }
+  // "the Team plan under Plan", "the Large size in the Size group": the last word repeats the
+  // scope's name; the words before it are the name.
+  const last = /^(.+?)\s+([\p{L}-]+)$/u.exec(kinded);
+  if (last && spec.scope && singular(last[2]) === singular(spec.scope)) out.push({ ...spec, phrase: last[1] });
   const words = spec.phrase.split(/\s+/);
   if (!spec.scope && words.length >= 2 && words.length <= 5) {
     for (let k = 1; k < words.length; k++) out.push({ ...spec, scope: words.slice(0, k).join(' '), phrase: words.slice(k).join(' ') });
   }
+  // "the empty Cost Centre box to the right of Department": a field's label is its name; where
+  // it sits is colour when no container holds both (whole names only: the strict reading).
+  if (spec.scope && spec.role && ['textbox', 'combobox', 'searchbox', 'spinbutton'].includes(spec.role) && !spec.within && !spec.landmark) out.push({ ...spec, scope: undefined });
   return out;
 }
+
+const singular = (w: string) => w.trim().toLowerCase().replace(/(?:e?s)$/, '');
 
 /**
  * "Express shipping", "Large size": an option named by the first words in the group (fieldset,
@@ -468,6 +541,7 @@ export function describeSpec(spec: DescribedTarget): string {
   if (spec.ordinal) parts.push(spec.ordinal === -1 ? 'the last' : `#${spec.ordinal}`);
   if (spec.phrase) parts.push(`"${spec.phrase}"`);
   if (spec.role) parts.push(spec.role);
+  if (spec.column) parts.push(`in the "${spec.column}" column`);
   if (spec.scope) parts.push(`in/next to "${spec.scope}"`);
   if (spec.within) parts.push(`inside "${spec.within}"`);
   if (spec.showing) parts.push(`showing "${spec.showing}"`);

@@ -48,7 +48,7 @@ export const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckb
 export const SELECTABLE = new Set(['combobox', 'listbox']);
 const UNNAMED_LABELLED = new Set([...EDITABLE, ...CHECKABLE, 'slider']);
 const ITEM_ROLES = new Set(['listitem', 'row', 'article']);
-const LANDMARK_ALIASES: Record<string, string[]> = { dialog: ['dialog', 'alertdialog'], search: ['search', 'form'] };
+const LANDMARK_ALIASES: Record<string, string[]> = { dialog: ['dialog', 'alertdialog'], search: ['search', 'form'], menu: ['menu', 'menubar', 'listbox'] };
 
 const ROLE_FAMILY: Record<string, string[]> = {
   textbox: ['textbox', 'searchbox', 'combobox', 'spinbutton'],
@@ -187,7 +187,8 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
         // also answers to the text right before it (a <mat-label>, an unassociated label).
         // A named checkbox too keeps the text beside it: used only when its name is one every
         // row repeats (a web-components to-do's "Toggle Todo"), see sharedName below.
-        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : '';
+        // A clickable box without a name (a plan card, a tile) goes by its heading: "the Team card".
+        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : !name && !CLICKABLE.has(n.role) && isClickableNode(n) ? headingOf(n) ?? '' : '';
         const kind = n.kind;
         out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent, ...(kind ? { kind } : {}) });
       }
@@ -401,6 +402,10 @@ export interface MatchOptions {
   /** Only these elements (a kind's fields), and names up to this tier (internal). */
   only?: (f: Flat) => boolean;
   maxTier?: number;
+  /** A dialog's title words were tried as a scope first (internal). */
+  titleTried?: boolean;
+  /** The words' own role was tried alone first (internal). */
+  exactTried?: boolean;
 }
 
 /** A field's kind: the tree's or the probed one; a text box with none is a one-line text field. */
@@ -462,7 +467,26 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     if (closed.length > 1) return { kind: 'ambiguous', count: closed.length, why: `${closed.length} collapsed sections`, candidates: closed.slice(0, 10).map((c) => ({ ref: c.ref, role: c.node.role, name: c.name, context: '', wording: `Expand the ${c.name} section` })) };
     return { kind: 'none', why: 'no collapsed section (nothing marked aria-expanded=false, no closed <details>)' };
   }
+  // "the Email address field in the invite dialog" in the dialog titled "Invite a member": the
+  // title words name the dialog loosely; the one open dialog whose title holds them all.
+  if (spec.landmark === 'dialog' && spec.scope && !opts.titleTried) {
+    const asIs = matchOnTree(all, spec, action, { ...opts, titleTried: true });
+    if (asIs.kind !== 'none') return asIs;
+    const boxes = dialogsTitled(all, spec.scope);
+    if (boxes.length !== 1) return asIs;
+    const only = opts.only;
+    const m = matchOnTree(all, { ...spec, scope: undefined }, action, { ...opts, titleTried: true, only: (f) => f.ancestors.includes(boxes[0]) && (!only || only(f)) });
+    return m.kind === 'hit' ? { ...m, why: `${m.why}; in the dialog "${boxes[0].name || headingOf(boxes[0]) || spec.scope}"` } : m.kind === 'none' ? asIs : m;
+  }
   const fam = familyFor(action, spec.role);
+  // "the checkbox in Lena's row" beside the row's switch: the kind the words name, alone first;
+  // the family (a switch for "checkbox", people say either) only when none of that kind fits.
+  if (spec.role && fam.roles && fam.roles.size > 1 && fam.roles.has(spec.role) && !opts.exactTried && EXACT_FIRST.has(spec.role)) {
+    const only = opts.only;
+    const exact = matchOnTree(all, spec, action, { ...opts, exactTried: true, only: (f) => f.node.role === spec.role && (!only || only(f)) });
+    if (exact.kind !== 'none') return exact;
+    opts = { ...opts, exactTried: true };
+  }
   const itemKind = spec.role === 'listitem' && !spec.phrase;
   // "Click the close button" on a clickable <span>: people call any clickable thing a button.
   const looseButton = action === 'click' && fam.roles?.has('button');
@@ -512,6 +536,8 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   if (spec.unnamed) pool = pool.filter((f) => !/[\p{L}\p{N}]/u.test(f.name));
   if (itemKind) pool = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
   if (spec.landmark) pool = pool.filter((f) => inLandmark(f, spec.landmark!));
+  // A column by its header: only when the page has a header of that name (else the words are colour).
+  if (spec.column && all.some((f) => HEADER_ROLES.has(f.node.role) && bare(f.name) === bare(spec.column!))) pool = pool.filter((f) => inColumn(f, spec.column!));
   if (spec.withinOrdinal) {
     const items = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
     const k = spec.withinOrdinal === -1 ? items.length - 1 : spec.withinOrdinal - 1;
@@ -637,6 +663,53 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   }
   return { kind: 'none', why: `no ${fam.roles ? [...fam.roles].join('/') : fam.needClickable ? 'clickable element' : 'element'} matches ${describe(spec)}` };
 }
+
+const HEADER_ROLES = new Set(['columnheader']);
+const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+
+/** Is the element in the cell under the column header named so (same position in its row)? */
+function inColumn(f: Flat, column: string): boolean {
+  const at = f.ancestors.findLastIndex((a) => CELL_ROLES.has(a.role));
+  if (at < 1) return false;
+  const cell = f.ancestors[at];
+  const row = f.ancestors[at - 1];
+  const table = f.ancestors.slice(0, at - 1).findLast((a) => ['table', 'grid', 'treegrid'].includes(a.role));
+  if (!table || row.role !== 'row') return false;
+  const cells = (r: AriaElement) => (r.children ?? []).filter((c): c is AriaElement => isElement(c) && CELL_ROLES.has(c.role));
+  const pos = cells(row).indexOf(cell);
+  const header = findRow(table, (r) => cells(r).some((c) => c.role === 'columnheader'));
+  if (!header || pos < 0) return false;
+  const h = cells(header)[pos];
+  return Boolean(h) && bare(h.name || subtreeText(h)) === bare(column);
+}
+
+/** The first row under a table (through its row groups) that satisfies the test. */
+function findRow(n: AriaElement, test: (r: AriaElement) => boolean): AriaElement | null {
+  for (const c of n.children ?? []) {
+    if (!isElement(c)) continue;
+    if (c.role === 'row') { if (test(c)) return c; continue; }
+    const r = findRow(c, test);
+    if (r) return r;
+  }
+  return null;
+}
+
+/** Word stems to compare a title with ("invite" in "Invitation"): the first five letters. */
+const stem = (w: string) => w.toLowerCase().slice(0, 5);
+
+/** The open dialogs whose name or heading holds every word of the title (by stem). */
+function dialogsTitled(all: Flat[], title: string): AriaElement[] {
+  const want = title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem);
+  if (!want.length) return [];
+  const dialogs = all.filter((f) => LANDMARK_ALIASES.dialog.includes(f.node.role)).map((f) => f.node);
+  return dialogs.filter((d) => {
+    const have = `${d.name ?? ''} ${headingOf(d) ?? ''}`.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
+    return want.every((w) => have.includes(w));
+  });
+}
+
+// Kinds people tell apart when both sit in one row (a selection checkbox and an Active switch).
+const EXACT_FIRST = new Set(['checkbox', 'switch', 'radio']);
 
 const TOOLBAR_WORDS = /^(?:the\s+)?(?:(?:top|main|editor|formatting|format|icon|button|action|actions)\s+)?(?:tool ?bar|icon ?bar|button ?bar|action ?bar|formatting bar)$/i;
 

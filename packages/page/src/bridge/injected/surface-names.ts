@@ -207,11 +207,38 @@ export function iconName(el: Element): Inferred | null {
 const CONTROL_TAGS = new Set(['input', 'select', 'textarea', 'button']);
 const LABEL_TAGS = new Set(['label', 'span', 'b', 'strong', 'em', 'i', 'p', 'div', 'td', 'th', 'dt', 'font', 'small', 'legend', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
 
+// Tags that run inside a line of text: no space between their text and the next.
+const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr']);
+
+/**
+ * An element's text as a person reads it: a block's text apart from the next block's ("PN" in
+ * an avatar, then "Priya Natarajan", then her e-mail, three <div>s), not textContent's run-on
+ * "PNPriya Natarajanpriya@acme.io".
+ */
+export function readText(el: Element): string {
+  let out = '';
+  const walk = (n: Node) => {
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out += c.nodeValue ?? '';
+      else if (c.nodeType === 1) {
+        const e = c as Element;
+        if (e.localName === 'script' || e.localName === 'style' || e.localName === 'template') continue;
+        const block = !INLINE_TAGS.has(e.localName);
+        if (block) out += ' ';
+        walk(e);
+        if (block) out += ' ';
+      }
+    }
+  };
+  walk(el);
+  return norm(out);
+}
+
 /** Text of a possible label element: short, readable, holding no control. */
 function labelText(el: Element): string | null {
   if (!LABEL_TAGS.has(el.localName)) return null;
   if (el.querySelector('input, select, textarea, button')) return null;
-  const t = norm(el.textContent).replace(/\s*[:*]+\s*$/, '').replace(/^\s*\*\s*/, '');
+  const t = readText(el).replace(/\s*[:*]+\s*$/, '').replace(/^\s*\*\s*/, '');
   return t && t.length <= 60 && readable(t) ? t : null;
 }
 

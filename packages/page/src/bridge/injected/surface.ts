@@ -354,7 +354,8 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     // Clickable words in prose: an inline element holding only a short text, which Playwright folds into its parent's text.
     if (!ownRef && single && PROSE_TAGS.has(tag) && !ICON_FONT.test(el.getAttribute('class') ?? '')) {
       const text = norm(el.textContent);
-      if (!text || text.length > 40 || !readable(text)) return;
+      // A glyph alone (⋮ × ›) counts too: a row's kebab is often a <span> of one character.
+      if (!text || text.length > 40 || (!readable(text) && !/^[^\s\p{L}\p{N}]{1,2}$/u.test(text))) return;
       const parent = parentOf(el);
       const pointer = cursorOf(el) === 'pointer' && (!parent || cursorOf(parent) !== 'pointer');
       const evidence = pointer || hasEvidence(el) || PROSE_CLASS.test(el.getAttribute('class') ?? '') || listeners.has(el);

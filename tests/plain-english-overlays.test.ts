@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { parseDescription } from '@ariadne/page';
+import { failedSteps, usePlainEnglish } from './helpers/plain-english.js';
+
+// An admin console written without ARIA: a row's selection box beside its Active switch, names
+// as avatar initials + name + e-mail in <div>s, a ⋮ row menu that is a floating <div>, a
+// confirmation box that is a fixed <div>, an invitation dialog titled "Invite a member", plan
+// cards that are clickable <div>s named only by their heading. People point at these by the
+// overlay ("in the box that asks you to confirm", "from the menu", "in the invite dialog"), by
+// the column ("in the Active column of Tom's row") and by the card's heading ("the Team plan").
+
+const pe = usePlainEnglish('overlay');
+const PAGE = 'overlays-columns.html';
+
+describe('overlays, columns and cards: the parse', () => {
+  it('reads an overlay at the end as a landmark, a column by its header, a row detail in brackets as colour', () => {
+    expect(parseDescription('Remove in the box that asks you to confirm')).toMatchObject({ phrase: 'Remove', landmark: 'dialog' });
+    expect(parseDescription('the Disconnect button in the confirmation box')).toMatchObject({ phrase: 'Disconnect', landmark: 'dialog' });
+    expect(parseDescription('Reset password from the menu')).toMatchObject({ phrase: 'Reset password', landmark: 'menu' });
+    expect(parseDescription('Remove member in the row menu')).toMatchObject({ phrase: 'Remove member', landmark: 'menu' });
+    expect(parseDescription('the Email address field in the invite dialog')).toMatchObject({ phrase: 'Email address', landmark: 'dialog', scope: 'invite' });
+    // A named menu is a route to open, not an overlay already open; a box is a dialog only when the words say so.
+    expect(parseDescription('Export in the File menu')).toMatchObject({ phrase: 'Export', scope: 'File' });
+    expect(parseDescription('Save in the Settings panel').landmark).toBeUndefined();
+    expect(parseDescription("the grey, switched-off toggle in the Active column of Lena Voss's row (lena.voss@acme.io)")).toMatchObject({ phrase: '', role: 'switch', column: 'Active', scope: 'Lena Voss' });
+    expect(parseDescription('the Cost Centre text field')).toMatchObject({ phrase: 'Cost Centre', kind: 'text' });
+  });
+});
+
+describe('overlays, columns and cards: on a page', () => {
+  it('REST: the selection box and the switch of one row are told apart by kind and by column', async () => {
+    const r = await pe.rest(PAGE, [
+      { action: 'check', description: "the checkbox at the start of Lena Voss's row" },
+      { action: 'click', description: 'the pink switch in the Active column of the Omar Farouk row' },
+      { action: 'check', description: "the grey, switched-off toggle in the Active column of Lena Voss's row (lena.voss@acme.io)" },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200, 200]);
+    expect(r.log).toBe('select Lena Voss;deactivate Omar Farouk;activate Lena Voss;');
+    // No switch in the Role column: refused, nothing clicked.
+    const none = await pe.rest(PAGE, [{ action: 'click', description: "the switch in the Role column of Omar Farouk's row" }]);
+    expect(none.answers[0].status).not.toBe(200);
+    expect(none.answers[0].body.error.message).toContain('"Role" column');
+    expect(none.log).toBe('');
+  });
+
+  it('REST: a ⋮ row menu without ARIA, its item "from the menu", and the fixed box that asks to confirm', async () => {
+    const r = await pe.rest(PAGE, [
+      { action: 'click', description: "the ⋮ at the right end of Priya Natarajan's row" },
+      { action: 'click', description: 'Remove member in the row menu' },
+      { action: 'click', description: 'Remove in the box that asks you to confirm' },
+      { action: 'click', description: 'the three vertical dots in Lena Vogel\'s row' },
+      { action: 'click', description: 'Reset password from the menu' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200, 200, 200, 200]);
+    expect(r.log).toBe('remove Priya Natarajan;reset password Lena Vogel;');
+    // With no menu or box open, the words that name one are refused: no row's menu is opened
+    // to find a "Reset password" for someone, no "Remove" is guessed.
+    const closed = await pe.rest(PAGE, [{ action: 'click', description: 'Reset password from the menu' }]);
+    expect(closed.answers[0].status).not.toBe(200);
+    expect(closed.log).toBe('');
+    const nobox = await pe.rest(PAGE, [{ action: 'click', description: 'Remove in the box that asks you to confirm' }]);
+    expect(nobox.answers[0].status).not.toBe(200);
+    expect(nobox.log).toBe('');
+  });
+
+  it('REST: a dialog by words of its title; another title is refused', async () => {
+    const r = await pe.rest(PAGE, [
+      { action: 'click', description: 'Invite' },
+      { action: 'fill', description: 'the Email address field in the invite dialog', value: 'nadia@acme.io' },
+      { action: 'click', description: 'Send invite' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error))).toEqual([200, 200, 200]);
+    expect(r.log).toBe('invite nadia@acme.io;');
+    const other = await pe.rest(PAGE, [{ action: 'click', description: 'Invite' }, { action: 'fill', description: 'the Email address field in the Settings dialog', value: 'x' }]);
+    expect(other.answers[1].status).not.toBe(200);
+  });
+
+  it('REST: a clickable card by its heading; a card that is not there is refused', async () => {
+    const r = await pe.rest(PAGE, [{ action: 'click', description: 'the Team plan card under Plan' }, { action: 'click', description: 'the Bug filter chip' }]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error))).toEqual([200, 200]);
+    expect(r.log).toBe('plan Team;filter Bug;');
+    const absent = await pe.rest(PAGE, [{ action: 'click', description: 'the Enterprise plan card under Plan' }]);
+    expect(absent.answers[0].status).not.toBe(200);
+    expect(absent.log).toBe('');
+  });
+
+  it('plans: the same through the rules planner', async () => {
+    const r = await pe.plan(PAGE, [
+      "Click the three vertical dots at the far right of Lena Vogel's row",
+      'In the menu that opens, choose Remove member',
+      'Press the Remove button in the confirmation box',
+      "Tick the checkbox at the start of Omar Farouk's row",
+      "Click the pink toggle in the Active column of Priya Natarajan's row to switch it off",
+    ]);
+    expect(failedSteps(r)).toEqual([]);
+    expect(r.log).toBe('remove Lena Vogel;select Omar Farouk;deactivate Priya Natarajan;');
+  });
+});
