@@ -26,6 +26,8 @@ const PAGES = [
   { key: 'large.html?n=5000', path: '/large.html?n=5000', calls: 6 },
   { key: 'shop (products.html)', path: '/products.html', calls: 40 },
   { key: 'weak webmail', path: '/weak/webmail.html', calls: 40 },
+  // 19 icon-only buttons with pasted icon-set SVGs: the fingerprint lookup's page.
+  { key: 'pasted SVG icons', path: '/plain-english/icons-pasted.html', calls: 40 },
 ];
 
 export async function run({ quick = false } = {}) {

@@ -2,11 +2,12 @@
 // icon-only control, a field labelled only by text beside it). Pure DOM reads, no layout
 // writes. Bundled with surface.ts into surface.generated.ts (scripts/build-bridge.mjs).
 
-export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'class' | 'id' | 'data' | 'testid' | 'label' | 'text';
+export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'icon' | 'class' | 'id' | 'data' | 'testid' | 'label' | 'text';
 export interface Inferred { name: string; from: InferredFrom }
 
 import { generatedReason } from './generated-ids.js';
 import { svgGlyph } from './surface-glyphs.js';
+import { svgIconSetName } from './surface-icons.js';
 import { idName } from './surface-ids.js';
 
 const MAX_NAME = 60;
@@ -134,8 +135,8 @@ const DATA_LABEL = ['data-tooltip', 'data-title', 'data-original-title', 'data-b
 const DATA_ICON = ['data-icon', 'data-action', 'data-command', 'data-cmd', 'data-name'];
 const TEST_ID = ['data-testid', 'data-test', 'data-cy', 'data-qa', 'data-test-id'];
 
-/** The glyph the control's one inline <svg> draws (×, ›, ☰ ...), read from its geometry. */
-function shapeName(all: Element[]): string | null {
+/** The control's one inline <svg>, if it holds no other picture. */
+function onlySvg(all: Element[]): Element | null {
   let svg: Element | null = null;
   for (const e of all) {
     if (e.localName === 'img') return null;
@@ -143,13 +144,13 @@ function shapeName(all: Element[]): string | null {
     if (svg) return null; // two pictures: which one names it is a guess
     svg = e;
   }
-  return svg ? svgGlyph(svg) : null;
+  return svg;
 }
 
 /**
  * The name of an icon-only control, from the element or what it holds, in order: aria-label,
  * title, alt; an SVG's title or sprite id; an icon-font ligature; a tooltip's data attribute;
- * the glyph an inline SVG draws; icon class or data tokens; its own id or data-* value; a test id.
+ * the glyph an inline SVG draws, else a known icon set's picture (its fingerprint); icon class or data tokens; its own id or data-* value; a test id.
  */
 export function iconName(el: Element): Inferred | null {
   const all = within(el);
@@ -176,8 +177,13 @@ export function iconName(el: Element): Inferred | null {
     }
   }
   // Before class words: a utility-class page (Tailwind) says nothing there, and the picture is what people name.
-  const glyph = shapeName(all);
+  // The glyph the <svg> draws (×, ›, ☰ ...), read from its geometry; else a known icon set's
+  // picture, by the exact fingerprint of its geometry ("trash", "pencil", "content copy").
+  const svg = onlySvg(all);
+  const glyph = svg && svgGlyph(svg);
   if (glyph) return { name: glyph, from: 'shape' };
+  const known = svg && svgIconSetName(svg);
+  if (known) return { name: known, from: 'icon' };
   for (const e of all) {
     if (e.localName === 'svg' || e.localName === 'path' || e.localName === 'use' || e.localName === 'g') continue;
     const w = classWord(e);
