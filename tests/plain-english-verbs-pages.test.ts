@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failedSteps, failureMessages, usePlainEnglish } from './helpers/plain-english.js';
 
 // Pagination, bulk actions on ticked rows and "Send X a <thing>" (the rest of
-// plain-english-verbs.test.ts, split to keep each file short). Steps about what a control DOES on weakly labelled pages (rules-verbs*.ts): "<verb> <object>"
-// with the verb from the icon concepts' purposes ("Copy invite link" → the copy icon by "Invite
-// link"), pagination ("Next page", "page 3"), a bulk action on ticked rows ("Delete them") and
+// plain-english-verbs.test.ts, split to keep each file short): pagination ("Next page", "page 3"), a bulk action on ticked rows ("Delete them") and
 // "Send X a password reset" (a control in X's row or its ⋯ menu) — on two pages whose controls
 // are icon-only (icon-font classes, a Material ligature, a data-action, title-less SVGs):
 // tests/fixtures/plain-english/verbs-settings.html and verbs-members.html. Each logs to #log.
