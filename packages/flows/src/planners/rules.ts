@@ -9,6 +9,8 @@ import { countWord, readTimes } from '@ariadne/page';
 import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
 import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseRowMenu, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
+import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
+import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
 
 // The offline planner (the default): deterministic, no API key. It only turns sentences
 // into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
@@ -42,6 +44,14 @@ export type Intent =
   | { kind: 'search'; value: string }
   | { kind: 'remove_item'; item: string; verb: string }
   | { kind: 'row_action'; item: string; verb: string; specs: TargetSpec[]; words: string }
+  /** "Copy invite link": the control whose name or icon means the verb, by the object's text (rules-verbs.ts). */
+  | { kind: 'verb_object'; verb: string; object: string }
+  /** "Next page", "page 3": the pager's control. */
+  | { kind: 'paginate'; which: PageWhich }
+  /** "Delete them", "Archive the selected rows": the bulk control for the ticked rows. */
+  | { kind: 'bulk'; verb: string }
+  /** "Send Grace Okafor a password reset": the control named by the noun in that person's row or its menu. */
+  | { kind: 'send_for'; noun: string; who: string }
   | { kind: 'close_dialog' }
   | { kind: 'drag'; from: string; to: string }
   | { kind: 'upload'; files: string[]; target: TargetSpec }
@@ -71,7 +81,7 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, close/dismiss the banner/notice (its ×), a bare control name ("Save"), wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; <Label>: <value> (form shorthand); type/enter <value> or replace it with <value> (the focused field); <action> and confirm (the removal); in the <X> dialog, <step>; in the menu/panel that opens, <step>; the checkbox/field before/after/left of/right of "<text>"; open <X>\'s row menu / the menu of <X>; rate N stars; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, <purpose verb> <object> (any purpose an icon is recognised by — copy/download/share/pin/print/refresh/... — or a verb a control is named by: the control by the object\'s label, row, card or section, e.g. Copy invite link, Disconnect GitHub; "to the clipboard" and the like are dropped), next/previous/first/last page and page N (in the pager), <verb> them / the selected <things> (the bulk control for the ticked rows), send <person> a <thing> (the control named so in that person\'s row or its menu), clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, close/dismiss the banner/notice (its ×), a bare control name ("Save"), wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; <Label>: <value> (form shorthand); type/enter <value> or replace it with <value> (the focused field); <action> and confirm (the removal); in the <X> dialog, <step>; in the menu/panel that opens, <step>; the checkbox/field before/after/left of/right of "<text>"; open <X>\'s row menu / the menu of <X>; rate N stars; and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
 const KEYS = new Set(['enter', 'return', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
 const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', return: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
@@ -91,6 +101,7 @@ function isQuoted(s: string): boolean {
 
 export { parseTarget };
 export { controlBesideText } from './rules-positional.js';
+export { isPurposeVerb, PURPOSE_VERBS } from './rules-verbs.js';
 
 // --- Compound steps -------------------------------------------------------------------
 
@@ -349,7 +360,7 @@ function sentences(step: string): string[] {
 
 /** "Then share his post", "And press Save", "Next, click OK": the connective is not part of the step. */
 function withoutConnective(part: string): string {
-  return part.replace(/^(?:and\s+then|then|and|next|finally|after that|afterwards|now)\b,?\s+(?=\S)/i, '');
+  return part.replace(/^(?:and\s+then|then|and|next(?!\s+page\b)|finally|after that|afterwards|now)\b,?\s+(?=\S)/i, '');
 }
 
 function interpretOne(step: string): Intent {
@@ -391,6 +402,15 @@ function interpretOne(step: string): Intent {
   if (/^(?:go|navigate|browse)\s+back(?:\s+to\s+the\s+previous\s+page)?$/i.test(s) || /^back$/i.test(s)) return { kind: 'back' };
   if (/^(?:go\s+)?forward$/i.test(s)) return { kind: 'forward' };
   if (/^(?:reload|refresh)(?:\s+the\s+page)?$/i.test(s)) return { kind: 'reload' };
+  // "Next page", "Go to the previous page", "page 3": the pager's control (never the browser's back).
+  const pageWhich = parsePagination(s);
+  if (pageWhich !== null) return { kind: 'paginate', which: pageWhich };
+  // "Delete them", "Bulk remove them", "Archive the selected invoices": the bulk control for the ticked rows.
+  const bulk = parseBulk(s);
+  if (bulk) return { kind: 'bulk', verb: bulk.verb };
+  // "Send Grace Okafor a password reset": a control named "Reset password" in her row or its menu.
+  const sendFor = parseSendFor(s);
+  if (sendFor) return { kind: 'send_for', noun: sendFor.noun, who: sendFor.who };
   // Dialogs (alert, confirm, prompt) the last action opened, or a modal on the page.
   if ((m = /^(accept|dismiss|cancel)\s+(?:the\s+)?(?:dialog|alert|prompt|confirm(?:ation)?|pop-?up)(?:\s+(?:with|typing|answering)\s+(.+))?$/i.exec(s))) {
     return { kind: 'dialog', accept: /^accept$/i.test(m[1]), ...(m[2] ? { promptText: unquote(m[2]) } : {}) };
@@ -612,6 +632,9 @@ function interpretOne(step: string): Intent {
   // "Agree to the terms".
   if ((m = /^(?:agree\s+to|accept)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'checkbox') };
   if ((m = /^(?:click|tap|press|hit|select|choose|pick|follow|submit|open)\s+(?:on\s+)?(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]), ...(waitMs ? { waitMs } : {}) };
+  // "Copy invite link", "Print the receipt": a purpose verb (an icon concept's purpose) and its object.
+  const vo = parseVerbObject(s);
+  if (vo) return { kind: 'verb_object', verb: vo.verb, object: vo.object };
   return { kind: 'unknown', reason: 'no rule matches its wording' };
 }
 
@@ -728,6 +751,8 @@ function pointsBack(intent: Intent): string | null {
  */
 export function bindPart(text: string, intent: Intent, stepIndex: number, memory: ScopeMemory, lastClick: { intent: Intent | null }): Intent {
   let out = intent;
+  // "Delete them" after ticking rows: "them" is the ticked rows, not a name the plan gave.
+  if (intent.kind === 'bulk' || intent.kind === 'paginate') return intent;
   if (hasObjectPronoun(text)) {
     // "Click it again" right after a click: that control. Otherwise "it" is the item last named.
     if (/^\s*(?:click|tap|press|hit)\s+(?:on\s+)?(?:it|them)\b/i.test(text) && lastClick.intent) out = lastClick.intent;
@@ -838,9 +863,18 @@ export class RulesPlanner implements Planner {
           const bare: TargetSpec = { phrase: words, role: null, quoted: true, strict: true };
           if (await tools.findQuietly(role, [bare], 'click')) return act({ action: 'click', target: bare }, { ...ask, part: ask.part ?? `click "${words}"` });
         }
+        // "Disconnect GitHub", "Assign 'Update privacy policy'": a verb the planner does not know,
+        // read as "<verb> <object>" only when a control is named by that verb, by the object's text.
+        let tried = '';
+        const lead = /^(?:please\s+)?([A-Za-z]{3,})\s+(.+)$/.exec(words);
+        if (lead && !isAssertionStep(words) && !/["“]/.test(lead[1])) {
+          const r = await verbObjectRef(tools, role, lead[1].toLowerCase(), objectText(lead[2]), true);
+          if (r.ok) return act({ action: 'click', ref: r.ref }, { ...ask, part: ask.part ?? `${lead[1].toLowerCase()} "${objectText(lead[2])}": ${r.why}` });
+          tried = ` Read as "<verb> <object>": ${r.message}`;
+        }
         await tools.fail(role, ask, {
           code: 'step_not_understood',
-          message: `The rules planner could not interpret step ${step.index} ("${step.text}"): ${intent.reason}. It understands: ${UNDERSTOOD}. Reword the step, or run with the anthropic or openai planner.`,
+          message: `The rules planner could not interpret step ${step.index} ("${step.text}"): ${intent.reason}. It understands: ${UNDERSTOOD}. Reword the step, or run with the anthropic or openai planner.${tried}`,
           details: { planStep: step.index, line: step.line, notUnderstood: ask.part ?? step.text },
         });
         return false;
@@ -989,8 +1023,23 @@ export class RulesPlanner implements Planner {
         // Hover-only controls are revealed by hovering the row that shows exactly the item. An
         // element named by the whole words ("Share report") still counts, by its exact name only.
         const whole: TargetSpec = { phrase: unquote(intent.words), role: null, strict: true };
+        // No row shows the item's text as written ("Download the March invoice"): the verb's
+        // control nearest the words (its row's cells, its section), when exactly one fits.
+        const direct = await tools.find(role, [...intent.specs, whole], 'click', FIND_WAIT_MS);
+        if ('error' in direct && direct.error.code !== 'ambiguous_target') {
+          const near = await verbObjectRef(tools, role, intent.verb, objectText(intent.item));
+          if (near.ok) return act({ action: 'click', ref: near.ref }, { ...ask, part: ask.part ?? `${intent.verb} "${intent.item}": ${near.why}` });
+        }
         return act({ action: 'click', target: intent.specs[0], alternatives: [...intent.specs.slice(1), whole] }, { ...ask, part: ask.part ?? `click the ${intent.verb} control in the row "${intent.item}"` });
       }
+      case 'verb_object':
+        return runVerbObject(tools, step, ask, act, intent.verb, intent.object);
+      case 'paginate':
+        return runPaginate(tools, step, ask, act, intent.which);
+      case 'bulk':
+        return runBulk(tools, step, ask, act, intent.verb);
+      case 'send_for':
+        return runSendFor(tools, step, ask, act, intent.noun, intent.who);
       case 'drag':
         return act({ action: 'drag', description: intent.from, targetDescription: intent.to });
       case 'upload':
