@@ -116,8 +116,15 @@ export function splitCompound(step: string): string[] {
     masks.push(m);
     return `\u0000${masks.length - 1}\u0000`;
   });
-  const parts = masked.split(SPLIT).map((p) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => masks[Number(i)]).trim()).filter(Boolean);
+  // "Tick the checkbox in Grace's row and the checkbox in Lena's row": one verb, two targets of a kind.
+  const parts = masked.split(SPLIT).flatMap(sameVerbTwice).map((p) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => masks[Number(i)]).trim()).filter(Boolean);
   return parts.length ? parts : [step];
+}
+
+const TWO_TARGETS = /^((?:double-)?click|tap|press|hit|tick|check|untick|uncheck)\s+(the\s+.+?)\s+and\s+(?:also\s+)?(the\s+(?:checkbox|check box|tick box|box|button|link|icon|switch|toggle|radio button|star|arrow|×)\b.+)$/i;
+function sameVerbTwice(part: string): string[] {
+  const m = TWO_TARGETS.exec(part.trim());
+  return m ? [`${m[1]} ${m[2]}`, `${m[1]} ${m[3]}`] : [part];
 }
 
 /** "A, B and C" outside quotes → [A, B, C]. */
