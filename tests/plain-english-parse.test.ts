@@ -54,6 +54,9 @@ describe('sentences', () => {
   it('compound steps split outside quotes', () => {
     expect(splitCompound('Type "Buy milk" into the new todo field and press Enter')).toEqual(['Type "Buy milk" into the new todo field', 'press Enter']);
     expect(splitCompound('Fill Email with a@b.co, then click Submit')).toEqual(['Fill Email with a@b.co', 'click Submit']);
+    // One verb, two targets of a kind: two steps; two names joined by "and" stay one list.
+    expect(splitCompound("Tick the checkbox at the start of Grace's row and the checkbox at the start of Lena's row")).toEqual(["Tick the checkbox at the start of Grace's row", "Tick the checkbox at the start of Lena's row"]);
+    expect(splitCompound('Tick Buy milk and Walk the dog')).toEqual(['Tick Buy milk and Walk the dog']);
     expect(splitCompound('Type "Tom and click" into Name')).toEqual(['Type "Tom and click" into Name']);
     expect(splitCompound('Check Terms and Conditions')).toEqual(['Check Terms and Conditions']);
     const seq = interpret('Type Buy milk into the new todo field and press Enter');
