@@ -62,6 +62,15 @@ describe('nested scopes and bracketed glosses: on a page', () => {
     expect(failedSteps(miss).length).toBe(1);
     expect(miss.log).toBe('');
   });
+  it('plans: "Remove the <tag> tag from <card>" is the × on that tag inside that card; a tag the card lacks is refused', async () => {
+    const r = await pe.plan(PAGE, ["Remove the urgent tag from 'Update privacy policy'", 'Take the orange bug label off the Fix login redirect card']);
+    expect(failedSteps(r)).toEqual([]);
+    expect(r.log).toBe('untag Update privacy policy/urgent;untag Fix login redirect/bug;');
+    // The card has only a docs tag; the urgent tags of other cards are never it.
+    const miss = await pe.plan(PAGE, ["Remove the urgent tag from 'Write release notes'"]);
+    expect(failedSteps(miss).length).toBe(1);
+    expect(miss.log).toBe('');
+  });
 });
 
 describe('a control by what a screenshot shows of it', () => {

@@ -79,6 +79,10 @@ describe('overlays, columns and cards: on a page', () => {
     const r = await pe.rest(PAGE, [{ action: 'click', description: 'the Team plan card under Plan' }, { action: 'click', description: 'the Bug filter chip' }]);
     expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error))).toEqual([200, 200]);
     expect(r.log).toBe('plan Team;filter Bug;');
+    // A two-letter utility class on the button ("ib") does not hide its icon's name.
+    const copy = await pe.rest(PAGE, [{ action: 'click', description: 'the copy icon next to the invite link' }]);
+    expect(copy.answers[0].status, JSON.stringify(copy.answers[0].body.error)).toBe(200);
+    expect(copy.log).toBe('copy link;');
     const absent = await pe.rest(PAGE, [{ action: 'click', description: 'the Enterprise plan card under Plan' }]);
     expect(absent.answers[0].status).not.toBe(200);
     expect(absent.log).toBe('');

@@ -120,7 +120,8 @@ function classWord(el: Element): string | null {
     let best: string | null = null;
     for (const t of list) {
       const w = iconWord(t);
-      if (!w) continue;
+      // Two letters say nothing a person reads ("ib", "tb"): a short utility class ("x", "rm" read as words already).
+      if (!w || w.replace(/\s/g, '').length <= 2) continue;
       // The more specific of two related tokens ("ui-spinner-button ui-spinner-up" → spinner up).
       if (best === null) best = w;
       else if (w.startsWith(`${best} `)) best = w;
