@@ -88,6 +88,19 @@ describe('overlays, columns and cards: on a page', () => {
     expect(absent.log).toBe('');
   });
 
+  it('REST: a control right after a quoted text, the × at the end of a quoted bar; a place before a comma is colour', async () => {
+    const r = await pe.rest(PAGE, [
+      { action: 'click', description: "the › arrow at the bottom right of the members table, right after '1 – 4 of 9'" },
+      { action: 'click', description: "the × at the right end of the purple 'New: two-factor sign-in is here' bar at the very top of the page" },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200]);
+    expect(r.log).toBe('page next;dismiss notice;');
+    // An anchor text that is not there is a miss, never the other arrow.
+    const miss = await pe.rest(PAGE, [{ action: 'click', description: "the › arrow right after '1 – 6 of 9'" }]);
+    expect(miss.answers[0].status).not.toBe(200);
+    expect(miss.log).toBe('');
+  });
+
   it('plans: the same through the rules planner', async () => {
     const r = await pe.plan(PAGE, [
       "Click the three vertical dots at the far right of Lena Vogel's row",
@@ -98,5 +111,11 @@ describe('overlays, columns and cards: on a page', () => {
     ]);
     expect(failedSteps(r)).toEqual([]);
     expect(r.log).toBe('remove Lena Vogel;select Omar Farouk;deactivate Priya Natarajan;');
+  });
+
+  it('plans: a row verb whose icon is not recognised never takes a list menu\'s "Archive all …" (a silent wrong seen)', async () => {
+    const r = await pe.plan('board-menu.html', ["Archive 'Update privacy policy'"]);
+    expect(failedSteps(r).length, JSON.stringify(r.steps.map((s) => [s.status, s.part, s.locator?.code]))).toBe(1);
+    expect(r.log).toBe('');
   });
 });

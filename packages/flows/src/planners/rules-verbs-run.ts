@@ -1,4 +1,4 @@
-import type { AriaRole } from '@ariadne/page';
+import type { AriaNode, AriaRole } from '@ariadne/page';
 import type { PlanStep } from '../plan.js';
 import type { AskContext, CaseTools, FlowAction } from '../tools.js';
 import type { PageWhich } from './rules-verbs.js';
@@ -32,6 +32,18 @@ export async function runVerbObject(tools: CaseTools, step: PlanStep, ask: AskCo
 export async function verbObjectRef(tools: CaseTools, role: string, verb: string, object: string, nameOnly = false): Promise<Found> {
   const snap = await tools.snapshot(role);
   return controlForVerbObject(snap.tree, verb, object, nameOnly);
+}
+
+const TEXT_ROLES = new Set(['heading', 'cell', 'gridcell', 'paragraph', 'generic', 'listitem', 'article']);
+
+/** Does the page show this text as a whole text of its own (a card's title, a row's cell)? */
+export async function showsText(tools: CaseTools, role: string, text: string): Promise<boolean> {
+  const want = text.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (!want) return false;
+  const snap = await tools.snapshot(role);
+  const norm = (s: unknown) => (typeof s === 'string' ? s.replace(/\s+/g, ' ').trim().toLowerCase() : '');
+  const walk = (nodes: AriaNode[]): boolean => nodes.some((n) => (typeof n === 'string' ? norm(n) === want : norm(n.text) === want || (TEXT_ROLES.has(n.role) && norm(n.name) === want) || walk(n.children ?? [])));
+  return walk(snap.tree);
 }
 
 /** "Next page", "page 3": the pager's control. */

@@ -52,11 +52,15 @@ function conceptsFor(verb: string): number[] {
 }
 
 /** 2: the control's words name the verb ("Copy", "Copy link", "Remove" for delete); 1: its icon means it; 0: neither. */
-export function purposeOf(c: Pick<Ctl, 'name' | 'from'>, verb: string): 0 | 1 | 2 {
+export function purposeOf(c: Pick<Ctl, 'name' | 'from'>, verb: string, object?: string[]): 0 | 1 | 2 {
   const n = iconNorm(c.name);
   if (!n) return 0;
   const names = [verb, ...rowVerbNames(verb).map((x) => x.toLowerCase())];
-  if (names.some((v) => n === v || n.startsWith(`${v} `))) return 2;
+  // "Download invoice" for the March invoice; never "Archive all cards in this list" for one card:
+  // with an object, the words after the verb must be the object's own (or say nothing more).
+  const rest = (v: string) => n.slice(v.length + 1).split(/\s+/).filter(Boolean);
+  const fits = (v: string) => !object || rest(v).every((w) => object.includes(w) || /^(?:it|this|item|entry|row|one)$/.test(w));
+  if (names.some((v) => n === v || (n.startsWith(`${v} `) && fits(v)))) return 2;
   const want = conceptsFor(verb);
   return want.length && conceptsOfName(c.name, c.from).some((id) => want.includes(id)) ? 1 : 0;
 }
@@ -107,7 +111,7 @@ export function controlForVerbObject(tree: AriaNode[], verb: string, object: str
   const cands: { c: Ctl; tier: number; score: number }[] = [];
   let purposeful = 0;
   for (const c of all) {
-    const tier = purposeOf(c, verb);
+    const tier = purposeOf(c, verb, words);
     if (!tier || (nameOnly && tier < 2)) continue;
     purposeful++;
     const score = nearness(c, words);

@@ -10,7 +10,7 @@ import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, Sco
 import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseRowMenu, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
-import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
+import { runBulk, runPaginate, runSendFor, runVerbObject, showsText, verbObjectRef } from './rules-verbs-run.js';
 
 // The offline planner (the default): deterministic, no API key. It only turns sentences
 // into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
@@ -1037,7 +1037,9 @@ export class RulesPlanner implements Planner {
         // No row shows the item's text as written ("Download the March invoice"): the verb's
         // control nearest the words (its row's cells, its section), when exactly one fits.
         const direct = await tools.find(role, [...intent.specs, whole], 'click', FIND_WAIT_MS);
-        if ('error' in direct && direct.error.code !== 'ambiguous_target') {
+        // Only then: a row or card that shows the item as written holds the verb's control or
+        // nothing does (its menu opened in the search is never "near" it: a silent wrong seen).
+        if ('error' in direct && direct.error.code !== 'ambiguous_target' && !(await showsText(tools, role, intent.item))) {
           const near = await verbObjectRef(tools, role, intent.verb, objectText(intent.item));
           if (near.ok) return act({ action: 'click', ref: near.ref }, { ...ask, part: ask.part ?? `${intent.verb} "${intent.item}": ${near.why}` });
         }

@@ -209,6 +209,9 @@ export async function openRowMenu(page: Page, phrases: string[], scope: string, 
         if (again.length > 1) break;
         const controls = [...a.querySelectorAll('*')].filter((x) => x !== el && !inside(x, el) && shown(x) && clickable(x));
         if (controls.some(moreLike) || [...a.querySelectorAll('*')].some((x) => says(x) && !shown(x))) { rows.add(a); break; }
+        // The first box with controls of its own is the row (a card with its icon buttons): a
+        // wider box's ⋯ is a list's or a page's menu, never this row's (a silent wrong seen).
+        if (controls.length) break;
       }
     }
     if (rows.size !== 1) return null;

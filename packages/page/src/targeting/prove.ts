@@ -33,6 +33,8 @@ export function namingWords(description: string): string[] {
   let masked = description.toLowerCase().replace(/[“”"‘’']/g, ' ');
   // A count of icons ("3 stars", "4 out of 5", "star number 4") is a position in a run, not a name.
   masked = masked.replace(/\b\d{1,2}\s+out\s+of\s+\d{1,2}\b/g, ' ').replace(/\b(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s*-?\s*(?=(?:stars?|hearts?|points?|thumbs?)\b)/g, ' ').replace(/\b(?:out\s+)?of\s+(?:\d{1,2}|five|ten)\b/g, ' ').replace(/\bnumber\s+\d{1,2}\b/g, ' ');
+  // "at the bottom right of the members table, right after 'X'": a place before a comma is colour (spec.ts reads it so).
+  masked = masked.replace(/\b(?:on|at|in|near)\s+the\s+(?:far\s+|very\s+)?(?:top|bottom|upper|lower|right|left)(?:[\s-]+(?:right|left|hand|end|side|edge|corner))*\s+of\s+[^,]+,(?=\s*(?:right\s+|just\s+|immediately\s+)?(?:after|before|next to|beside)\s)/g, ' ');
   // Where it sits ("on the right of", "at the bottom left of") says no name ("toggle on" is no icon here).
   masked = masked.replace(/\b(?:on|at|to|in|near)\s+the\s+(?:far\s+|very\s+)?(?:top|bottom|upper|lower|right|left)(?:[\s-]+(?:right|left|hand|end|side|edge|corner|part))*\s+of\b/g, ' ');
   // A picture in several words ("the circular arrow", "the paper plane") is one naming word:

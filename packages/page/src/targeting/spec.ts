@@ -259,10 +259,11 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // the GitHub line": where in the row it sits, and the row by its text.
   // Also "at the bottom right of the 'Update privacy policy' card, the first card in To do",
   // "at the far right of Priya's row": what follows the container is more colour.
-  const side = /^(.+?)\s+(?:on|at|to|in|near)\s+the\s+(?:far\s+|very\s+)?(?:(?:top|bottom|upper|lower)(?:[- ](?:right|left))?|right|left)(?:[- ]hand)?(?:\s+(?:end|side|edge|corner|part))?\s+of\s+(?:the\s+)?(.+?)(?:['’]s)?\s+(?:row|line|card|entry|item|tile|record|post)(?:,.*|\s+(?:in|on|under)\s+(?:the\s+)?([^,]+?)(?:,.*)?|\s+(?:just|next|right)\b.*)?$/i.exec(s);
+  const side = /^(.+?)\s+(?:on|at|to|in|near)\s+the\s+(?:far\s+|very\s+)?(?:(?:top|bottom|upper|lower)(?:[- ](?:right|left))?|right|left)(?:[- ]hand)?(?:\s+(?:end|side|edge|corner|part))?\s+of\s+(?:the\s+)?(.+?)(?:['’]s)?\s+(?:row|line|card|entry|item|tile|record|post|bar|banner|strip|notice|toolbar|chip|tag|pill)(?:,.*|\s+(?:in|on|under)\s+(?:the\s+)?([^,]+?)(?:,.*)?|\s+(?:just|next|right)\b.*|\s+at\s+the\s+.*)?$/i.exec(s);
   if (side && !isQuoted(s)) {
     // "... of the GitHub row in Connected apps": a nested scope (see nestedReadings).
-    spec.scope = side[3] ? `${unquote(side[2])} in ${side[3].trim()}` : unquote(side[2]);
+    const where = unquote(side[2].replace(LOOK_WORDS, ''));
+    spec.scope = side[3] ? `${where} in ${side[3].trim()}` : where;
     s = side[1].trim();
   }
   // "... in Rochelle Park's row", "... at the right end of Anne Berg's row": that row.
@@ -315,10 +316,13 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
     s = sm[1].trim();
   }
   s = s.replace(SCREEN_PLACE, '').trim() || s;
-  // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk".
-  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|to the (?:left|right) of|at the (?:end|start|beginning) of)\s+(.+)$/i.exec(s);
+  // "the › arrow at the bottom right of the members table, right after '1 – 6 of 9'": a place
+  // before a comma is colour; the anchor after it says where.
+  s = s.replace(/\s+(?:at|on|in|near)\s+the\s+(?:far\s+|very\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+of\s+(?:the\s+)?[^,"“‘']+,\s*(?=(?:right\s+|just\s+|immediately\s+)?(?:after|before|next to|beside)\s)/i, ' ');
+  // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk", "the › arrow right after '1 – 6 of 9'".
+  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|to the (?:left|right) of|at the (?:end|start|beginning) of|(?:right |just |immediately )?(?:after|before)(?=\s+["“‘']))\s+(.+)$/i.exec(s);
   const head = nm ? nm[1].trim().replace(/^(?:the|a|an)\s+/i, '') : '';
-  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head))) {
+  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head) || (isIconWords(head) && !/["“‘']/.test(head)))) {
     spec.scope = unquote(nm[2].replace(/^(?:the|a|an)\s+/i, '').replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, ''));
     s = nm[1].trim();
   }
