@@ -320,9 +320,11 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // before a comma is colour; the anchor after it says where.
   s = s.replace(/\s+(?:at|on|in|near)\s+the\s+(?:far\s+|very\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+of\s+(?:the\s+)?[^,"“‘']+,\s*(?=(?:right\s+|just\s+|immediately\s+)?(?:after|before|next to|beside)\s)/i, ' ');
   // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk", "the › arrow right after '1 – 6 of 9'".
-  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|to the (?:left|right) of|at the (?:end|start|beginning) of|(?:right |just |immediately )?(?:after|before)(?=\s+["“‘']))\s+(.+)$/i.exec(s);
+  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|to the (?:left|right) of|at the (?:end|start|beginning) of|((?:right |just |immediately )?(?:after|before))(?=\s+["“‘']))\s+(.+)$/i.exec(s);
+  if (nm) nm.splice(2, 1); // the anchor relation's own group out: [all, head, place]
+  const anchored = Boolean(nm && /\s(?:right |just |immediately )?(?:after|before)\s+["“‘']/i.test(s.slice(nm[1].length)));
   const head = nm ? nm[1].trim().replace(/^(?:the|a|an)\s+/i, '') : '';
-  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head) || (isIconWords(head) && !/["“‘']/.test(head)))) {
+  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head) || (anchored && isIconWords(head) && !/["“‘']/.test(head)))) {
     spec.scope = unquote(nm[2].replace(/^(?:the|a|an)\s+/i, '').replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, ''));
     s = nm[1].trim();
   }
