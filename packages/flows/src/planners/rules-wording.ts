@@ -167,3 +167,38 @@ export function parsePositional(words: string): { kind: string; text: string; si
   const side: Side = /^(?:before|in\s+front\s+of|preceding)|left/i.test(m[2]) ? 'before' : 'after';
   return { kind: m[1].toLowerCase().replace(/\s+/g, ''), text: unquoteValue(text), side };
 }
+
+/**
+ * "Set Role to Admin", "Change my time zone to Europe/Berlin", "Choose Viewer under Role",
+ * "Pick Admin for Role": a value for the control a label names, whatever its kind (the same as
+ * "Role: Admin"). Never "Set it to X" (the focused field) or a sentence.
+ */
+export function parseSetTo(step: string): { label: string; value: string } | null {
+  const s = step.trim();
+  let label: string;
+  let value: string;
+  const set = /^(?:set|change|update|switch)\s+(?:the\s+|my\s+|your\s+|our\s+)?(.+?)\s+(?:to|into)\s+(.+)$/i.exec(s);
+  const choose = set ? null : /^(?:choose|pick|select)\s+(.+?)\s+(?:under|for|as(?:\s+the)?)\s+(?:the\s+)?(.+)$/i.exec(s);
+  // A value with digits (a date, a count) stays a field's fill, with its conversions (rules.ts).
+  if (set && /\d/.test(set[2])) return null;
+  if (set) [label, value] = [set[1], set[2]];
+  else if (choose) [label, value] = [choose[2], choose[1]];
+  else return null;
+  const l = label.trim().replace(/\s+(?:field|box|drop-?down|list|select|setting|option)$/i, '');
+  if (!l || /^(?:it|this|that|them|the text|the value)$/i.test(l) || l.split(/\s+/).length > 4 || NOT_A_LABEL.test(l)) return null;
+  const v = unquoteValue(value.trim().replace(/[.]$/, ''));
+  if (!v || v.split(/\s+/).length > 6) return null;
+  return { label: unquoteValue(l), value: v };
+}
+
+/**
+ * "Replace 245.00 with 289.00 in the amount box (that appears)": the field that shows the old
+ * value, named so when the words name it; the new value replaces its text.
+ */
+export function parseReplaceIn(step: string): { old: string; value: string; field: string } | null {
+  const m = /^replace\s+(.+?)\s+(?:with|by)\s+(.+?)\s+in\s+(?:the\s+)?(.+?)(?:\s+that\s+(?:appears|opens|shows up|came up|is shown))?$/i.exec(step.trim());
+  if (!m) return null;
+  const old = unquoteValue(m[1]);
+  const value = unquoteValue(m[2]);
+  return old && value ? { old, value, field: m[3].trim() } : null;
+}

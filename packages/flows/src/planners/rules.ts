@@ -7,7 +7,7 @@ import { interpretMailStep, runMailStep } from './rules-mail.js';
 import { EMAIL_VAR } from '../tools.js';
 import { countWord, readTimes } from '@ariadne/page';
 import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
-import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseRowMenu, type Side } from './rules-wording.js';
+import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, showsText, verbObjectRef } from './rules-verbs-run.js';
@@ -389,6 +389,15 @@ function interpretOne(step: string): Intent {
   // "Type 'X'", "Replace it with 'X'": into the field the caret is in.
   const focused = parseFocusedTyping(s);
   if (focused) return { kind: 'type_focused', value: focused.value, replace: focused.replace };
+  // "Set Role to Admin", "Choose Viewer under Role": as "Role: Admin", whatever the control's kind.
+  const setTo = parseSetTo(s);
+  if (setTo) return { kind: 'set_field', label: setTo.label, value: setTo.value };
+  // "Replace 245.00 with 289.00 in the amount box": the field showing the old value.
+  const replace = parseReplaceIn(s);
+  if (replace) {
+    const named = parseTarget(replace.field, 'textbox');
+    return { kind: 'fill', value: replace.value, target: { ...named, role: named.role ?? 'textbox', showing: replace.old } };
+  }
   // "Tick the checkbox before 'Remember me'", "Type 5 into the field left of 'kg'": the control beside the text.
   const beside = besideIntent(s);
   if (beside) return beside;
