@@ -1,3 +1,4 @@
+import { readDrawnSelectState, selectDrawn } from './surface/select.js';
 import { quietly } from './quiet.js';
 import { inertClick, looksClickable } from './effect/inert.js';
 import type { Locator, Page } from 'playwright-core';
@@ -326,6 +327,8 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       return undefined;
     case 'fill': {
       const raw = String(need(body.value, 'value', 'fill', true));
+      // "Set Role to Admin" on a drop-down drawn without ARIA: the value is chosen, not typed.
+      if (await drawnSelect(loc, timeout)) return selectDrawn(page, loc, [raw], timeout);
       // The value as the field takes it (values/): ISO for a date input, the format a text
       // field shows, a number within min/max, or steps of the field's own +/− controls.
       const plan = await fieldPlan(loc, raw, timeout);
@@ -540,6 +543,12 @@ async function evaluateFunction(page: Page, loc: Locator | undefined, source: st
   }
 }
 
+/** A drop-down drawn without ARIA (not a field: a box with a value and a caret). */
+async function drawnSelect(loc: Locator, timeout: number): Promise<boolean> {
+  const field = await loc.evaluate((el) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el as HTMLElement).isContentEditable || el.hasAttribute('role'), undefined, { timeout }).catch(() => true);
+  return !field && Boolean(await readDrawnSelectState(loc, timeout).catch(() => null));
+}
+
 /**
  * select on an ARIA widget (not a <select>): an autocomplete input gets the text typed and
  * the option with exactly that name clicked; a listbox or a button-like combobox is opened
@@ -552,6 +561,8 @@ async function selectAria(page: Page, loc: Locator, values: string[], timeout: n
     role: el.getAttribute('role') ?? '',
     controls: el.getAttribute('aria-controls') ?? el.getAttribute('aria-owns') ?? '',
   }), undefined, { timeout });
+  // A drop-down drawn without ARIA (a box with a value and a caret): its choices are whatever opens.
+  if (!info.editable && (info.role === '' || info.role === 'button') && (await readDrawnSelectState(loc, timeout).catch(() => null))) return selectDrawn(page, loc, values, timeout);
   const chosen: string[] = [];
   for (const value of values) {
     if (info.editable) {

@@ -23,6 +23,7 @@ function newNode(n: NewNode): AriaElement {
     out.inferredName = n.inferredName;
     out.inferredFrom = n.inferredFrom;
   }
+  if (n.value !== undefined) out.value = n.value;
   if (n.checked !== undefined) out.checked = n.checked;
   if (n.state) out.state = n.state;
   if (n.clickable) out.clickable = true;
@@ -48,8 +49,9 @@ function addEdit(n: AriaElement, e: NodeEdit): void {
   const entries = Object.entries(n);
   for (const [k] of entries) delete n[k];
   for (const [k, v] of entries) {
+    if (k === 'name' && e.dropName) continue;
     if (k === 'ref') {
-      if (e.inferredName && !n.name) { n.inferredName = e.inferredName; n.inferredFrom = e.inferredFrom; }
+      if (e.inferredName && (!n.name || e.dropName)) { n.inferredName = e.inferredName; n.inferredFrom = e.inferredFrom; }
       if (e.kind) n.kind = e.kind;
       if (e.value !== undefined) n.value = e.value;
       if (e.checked !== undefined) n.checked = e.checked;

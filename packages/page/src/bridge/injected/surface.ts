@@ -18,7 +18,9 @@
 
 import { type Inferred, fieldLabel, iconName, norm, readable } from './surface-names.js';
 import { type SwitchFound, hiddenBox, switchClickable, switchName, switchShapes } from './surface-switches.js';
+import { type SelectFound, listBeside, selectName, selectShapes } from './surface-selects.js';
 export { readSwitch } from './switch-state.js';
+export { readDrawnSelect } from './select-shape.js';
 
 interface AriaNode {
   role: string;
@@ -56,11 +58,15 @@ export interface NewNode {
   /** A switch drawn without ARIA: its state (checked), or state 'unknown' when nothing tells. */
   checked?: boolean;
   state?: 'unknown';
+  /** A drop-down drawn without ARIA: the value it shows. */
+  value?: string;
 }
 /** Attributes added to a node that is in the tree already. */
 export interface NodeEdit {
-  /** The role it plays (a switch drawn without ARIA), replacing the tree's. */
+  /** The role it plays (a switch or a drop-down drawn without ARIA), replacing the tree's. */
   role?: string;
+  /** Drop the name the tree gave from content (a drop-down's shown value is its value, not its name). */
+  dropName?: true;
   checked?: boolean;
   state?: 'unknown';
   clickable?: true;
@@ -251,6 +257,19 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   for (const [el, s] of switches) s.name = switchName(el, shapeSet);
   const switchState = (s: SwitchFound) => (s.read.state === 'unknown' ? { state: 'unknown' as const } : { checked: s.read.state === 'on' });
 
+  // 0b. Drop-downs drawn without ARIA (surface-selects.ts): a box showing one value with a caret
+  // that a person can click, named by its label, and not a menu button.
+  const selects = new Map<Element, SelectFound>();
+  const selectClickable = (el: Element) => !switches.has(el) && (el.localName === 'button' || hasEvidence(el) || listened(el) || cursorOf(el) === 'pointer');
+  for (const [el, read] of selectShapes(snap.refs.keys(), selectClickable)) {
+    const list = listBeside(el, read.value);
+    if (list === 'menu') continue;
+    const name = selectName(el);
+    if (!name && !read.classWord && list !== 'listed') continue;
+    selects.set(el, { read, name, pointer: cursorOf(el) === 'pointer' });
+  }
+  const selectEdit = (s: SelectFound) => ({ role: 'combobox', value: s.read.value, ...(s.name ? { inferredName: s.name.name, inferredFrom: s.name.from } : {}) });
+
   // 1. The distilled tree: nodes by element; nameless clickable nodes get a name; fields a kind.
   const insideControl = new Set<AriaNode>();
   const parentNode = new Map<AriaNode, AriaNode>();
@@ -263,7 +282,12 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       if (inControl) insideControl.add(c);
       const pointer = !!c.ref && c.box?.cursor === 'pointer';
       const sw = el && c.ref && !inControl ? switches.get(el) : undefined;
-      if (sw) {
+      const sel = el && c.ref && !inControl && !sw ? selects.get(el) : undefined;
+      if (sel) {
+        // The value is shown as value=; its text and caret inside are the box itself.
+        edit(c.ref!, { ...selectEdit(sel), dropName: true });
+        result.children.push({ parent: c.ref!, children: [] });
+      } else if (sw) {
         edit(c.ref!, { role: 'switch', ...switchState(sw), ...(sw.name ? { inferredName: sw.name.name, inferredFrom: sw.name.from } : {}) });
       } else if (el && c.ref) {
         const tag = el.localName;
@@ -285,7 +309,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
           }
         }
       }
-      walk(c, inPointer || pointer, inControl || CONTROL_ROLES.has(c.role) || Boolean(sw));
+      walk(c, inPointer || pointer, inControl || CONTROL_ROLES.has(c.role) || Boolean(sw) || Boolean(sel));
     }
   };
 
@@ -334,6 +358,15 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     };
     surfaced.set(el, { node, owner, prose: false });
   }
+  // Drop-downs the tree left out: nodes of their own.
+  for (const [el, sel] of selects) {
+    if (nodeOf.has(el)) continue;
+    let owner: AriaNode | null = null;
+    for (let up = parentOf(el); up && !owner; up = parentOf(up)) owner = nodeOf.get(up) ?? null;
+    if (owner && (CONTROL_ROLES.has(owner.role) || insideControl.has(owner))) continue;
+    const node: NewNode = { ...selectEdit(sel), ref: refFor(el), ...(sel.pointer ? { cursor: 'pointer' as const } : { clickable: true as const }) };
+    surfaced.set(el, { node, owner, prose: false });
+  }
   for (const root of roots) for (const el of Array.from(root.querySelectorAll(CANDIDATES))) consider(el);
   function consider(el: Element): void {
     if (nodeOf.has(el) || surfaced.has(el)) return; // in the tree (step 1 named it), or a switch
@@ -341,7 +374,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     let owner: AriaNode | null = null;
     let insideSurfaced = false;
     for (let up = parentOf(el); up; up = parentOf(up)) {
-      if (surfaced.has(up) || switches.has(up)) { insideSurfaced = true; break; }
+      if (surfaced.has(up) || switches.has(up) || selects.has(up)) { insideSurfaced = true; break; }
       const n = nodeOf.get(up);
       if (n) { owner = n; break; }
     }
@@ -401,7 +434,7 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     const el = snap.info.get(ref)?.element;
     if (el && e.inferredName && e.inferredFrom !== 'label' && !e.role) named.push({ el, name: e.inferredName, set: (n) => { e.inferredName = n; } });
   }
-  for (const [el, s] of surfaced) if (s.node.inferredName && s.node.role !== 'switch') named.push({ el, name: s.node.inferredName, set: (n) => { s.node.inferredName = n; } });
+  for (const [el, s] of surfaced) if (s.node.inferredName && s.node.role !== 'switch' && s.node.role !== 'combobox') named.push({ el, name: s.node.inferredName, set: (n) => { s.node.inferredName = n; } });
   const groups = new Map<string, typeof named>();
   for (const x of named) {
     const parent = parentOf(x.el);
