@@ -85,6 +85,10 @@ describe('sentences', () => {
     expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Wi-Fi' } });
     expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
     expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
+    // A value for whatever control the label names (a select, a radio group, a drawn drop-down).
+    expect(interpret('Set Role to Admin')).toEqual({ kind: 'set_field', label: 'Role', value: 'Admin' });
+    expect(interpret('Choose Viewer under Role')).toEqual({ kind: 'set_field', label: 'Role', value: 'Viewer' });
+    expect(interpret('Replace 245.00 with 289.00 in the amount box that appears')).toMatchObject({ kind: 'fill', value: '289.00', target: { phrase: 'amount', showing: '245.00' } });
     // Values with no list named: the list that offers them, else each one's own box (issue 25 §3).
     expect(interpret('Choose Red, Green and Blue')).toMatchObject({ kind: 'choose', values: ['Red', 'Green', 'Blue'], list: false });
     expect(interpret('Press ArrowRight twice')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'press', key: 'ArrowRight' } }, { intent: { kind: 'press', key: 'ArrowRight' } }] });

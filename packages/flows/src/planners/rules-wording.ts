@@ -178,7 +178,10 @@ export function parseSetTo(step: string): { label: string; value: string } | nul
   let label: string;
   let value: string;
   const set = /^(?:set|change|update|switch)\s+(?:the\s+|my\s+|your\s+|our\s+)?(.+?)\s+(?:to|into)\s+(.+)$/i.exec(s);
-  const choose = set ? null : /^(?:choose|pick|select)\s+(.+?)\s+(?:under|for|as(?:\s+the)?)\s+(?:the\s+)?(.+)$/i.exec(s);
+  // ("Choose Canada as the country" is a list's choice already: rules.ts.)
+  const choose = set ? null : /^(?:choose|pick|select)\s+(.+?)\s+(?:under|for)\s+(?:the\s+)?(.+)$/i.exec(s);
+  // A value is bare words: "Select the row for Carla" names a control, not a value.
+  if (choose && (/\d/.test(choose[1]) || /^(?:the|a|an|all|every|each|this|that|my|your)\s/i.test(choose[1]))) return null;
   // A value with digits (a date, a count) stays a field's fill, with its conversions (rules.ts).
   if (set && /\d/.test(set[2])) return null;
   if (set) [label, value] = [set[1], set[2]];
