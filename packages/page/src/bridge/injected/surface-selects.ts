@@ -39,8 +39,12 @@ export function selectShapes(elements: Iterable<Element>, clickable: (el: Elemen
     if (el.childElementCount > 12 || el instanceof SVGElement) continue;
     const len = (el.textContent ?? '').length;
     if (len === 0 || len > 1500) continue;
+    // A box shows one short value; more text is only its own hidden list of choices. Checked
+    // before any layout read: on a 5,000-element page every box would be walked otherwise.
+    if (len > 80 && (el.textContent ?? '').trim().length > 80 && !el.querySelector('ul, ol, [role=listbox], select, [class*=option], [class*=drop]')) continue;
+    if (!clickable(el)) continue;
     const r = readDrawnSelect(el);
-    if (r && clickable(el)) found.set(el, r);
+    if (r) found.set(el, r);
   }
   for (const el of [...found.keys()]) {
     for (let up = el.parentElement, i = 0; up && i < 3; up = up.parentElement, i++) {
