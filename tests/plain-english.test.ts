@@ -121,7 +121,8 @@ describe('never silently wrong (plans)', () => {
     expect(r.log).toBe('');
     // The look-up's own time is in the step's duration (bench/corpus prints the ≤ 1.5 s figure).
     expect(bad.durationMs).toBeGreaterThan(100);
-    expect(bad.durationMs).toBeLessThan(3000);
+    // Under the 4 s action budget a wait that ignored the look-up's 0.8 s would take.
+    expect(bad.durationMs).toBeLessThan(3600);
     expect(bad.error?.details?.nearest).toBeDefined();
   });
 
@@ -271,7 +272,8 @@ describe('the REST description ladder understands the same words', () => {
     try {
       const started = Date.now();
       const res = await svc.api.action(id, { action: 'click', description: 'the Compare prices button' });
-      expect(Date.now() - started).toBeLessThan(2500);
+      expect(Date.now() - started).toBeLessThan(3600); // under the 4 s action budget
+      
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('target_not_found');
       expect(res.body.error.details.nearest.map((n: { name: string }) => n.name)).toContain('Compare lamps');

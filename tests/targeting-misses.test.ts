@@ -70,10 +70,10 @@ describe('REST: a description that finds nothing', () => {
         expect(d.waitBudgetMs).toBe(1000);
         expect(d.waitedMs).toBeGreaterThanOrEqual(0);
         // The budget, plus at most one look-up pass begun before it ended: on CI's loaded
-        // 2-core machine one pass has taken ~700 ms. A wait that ignored the budget (the
-        // action's default 5 s) fails both.
-        expect(d.waitedMs).toBeLessThan(2000);
-        expect(wall).toBeLessThan(3000);
+        // 2-core machine one pass has taken ~700 ms, and up to ~1.9 s on a slow day. A wait
+        // that ignored the budget (the action's default 5 s) fails both.
+        expect(d.waitedMs).toBeLessThan(3000);
+        expect(wall).toBeLessThan(4000);
         expect(names(d), description).toContain(expected);
         expect(d.nearest.find((n: any) => n.name === expected).match).toMatch(/text/);
       }
@@ -94,7 +94,7 @@ describe('REST: a description that finds nothing', () => {
       const res = await svc.api.action(fast, { action: 'click', description: 'Download statement' });
       expect(res.status).toBe(409);
       expect(res.body.error.details.waitBudgetMs).toBe(1000);
-      expect(Date.now() - started).toBeLessThan(2500);
+      expect(Date.now() - started).toBeLessThan(3500); // well under the 5 s a wait without the budget takes
     } finally {
       await svc.api.delete(`/v1/sessions/${fast}`);
     }
@@ -117,10 +117,10 @@ describe('plans: a step whose target is not there', () => {
     expect(bad.error?.code).toBe('target_not_found');
     const d = bad.error?.details as any;
     expect(d.waitBudgetMs).toBe(1000);
-    expect(d.waitedMs).toBeLessThan(2000); // the budget plus at most one pass (above)
+    expect(d.waitedMs).toBeLessThan(3000); // the budget plus at most one pass (above)
     // The duration includes the look-up's wait, and ends when the step failed.
     expect(bad.durationMs).toBeGreaterThanOrEqual(d.waitedMs);
-    expect(bad.durationMs).toBeLessThan(3000);
+    expect(bad.durationMs).toBeLessThan(4000);
     expect(names(d)).toContain('Invoice archive for 2023');
     expect(r.log).toBe('');
   });
