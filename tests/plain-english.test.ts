@@ -273,7 +273,6 @@ describe('the REST description ladder understands the same words', () => {
       const started = Date.now();
       const res = await svc.api.action(id, { action: 'click', description: 'the Compare prices button' });
       expect(Date.now() - started).toBeLessThan(3600); // under the 4 s action budget
-      
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('target_not_found');
       expect(res.body.error.details.nearest.map((n: { name: string }) => n.name)).toContain('Compare lamps');
