@@ -106,7 +106,7 @@ describe('downloads and tabs', () => {
 
     // Over the cap: cancelled while it runs, its file deleted, an event says why.
     expect((await api.action(id, { action: 'navigate', url: `${dl.url}/?mb=300&tag=big` })).status).toBe(200);
-    const limit = await stream.waitFor((m) => m.event === 'limit_reached' && m.data.limit === 'download_bytes', 20_000);
+    const limit = await stream.waitFor((m) => m.event === 'limit_reached' && m.data.limit === 'download_bytes', 35_000);
     expect(limit.data).toMatchObject({ action: 'download_cancelled_and_deleted', max: CAP, suggestedFilename: 'big.bin' });
     expect(limit.data.bytesWritten).toBeGreaterThan(0);
     await waitUntil(() => dl.sent.get('big')?.closed, 10_000, 'the big download to be cut off');
@@ -119,7 +119,7 @@ describe('downloads and tabs', () => {
     expect((await api.action(id, { action: 'navigate', url: `${fx.url}/popup-storm.html?n=100` })).status).toBe(200);
     const click = await api.action(id, { action: 'click', description: 'Open popups', settle: 'none', snapshot: 'none' });
     expect(click.status, JSON.stringify(click.body)).toBe(200);
-    const refused = await stream.waitFor((m) => m.event === 'limit_reached' && m.data.limit === 'tabs_per_role', 20_000);
+    const refused = await stream.waitFor((m) => m.event === 'limit_reached' && m.data.limit === 'tabs_per_role', 35_000);
     expect(refused.data).toMatchObject({ action: 'popup_closed', max: MAX_TABS });
     await waitUntil(async () => {
       const pages = (await api.get(`/v1/sessions/${id}/roles/default/pages`)).body.pages;
