@@ -26,24 +26,26 @@ export async function runVerbObject(tools: CaseTools, step: PlanStep, ask: AskCo
 
 /**
  * A row action whose row text is not on the page as written ("Download the March invoice"): the
- * verb's control nearest the words, when exactly one fits; null when none does (the caller then
- * reports its own miss).
+ * verb's control nearest the words, when exactly one fits; not found when none does (the caller
+ * then reports its own miss). With `unlessShown`, not found either when the page shows that text
+ * as a whole text of its own (a card's title, a row's cell): that row holds the control or
+ * nothing does, and a control near it (its list's menu) is never it.
  */
-export async function verbObjectRef(tools: CaseTools, role: string, verb: string, object: string, nameOnly = false): Promise<Found> {
+export async function verbObjectRef(tools: CaseTools, role: string, verb: string, object: string, nameOnly = false, unlessShown?: string): Promise<Found> {
   const snap = await tools.snapshot(role);
+  if (unlessShown && showsText(snap.tree, unlessShown)) return { ok: false, code: 'target_not_found', message: `"${unlessShown}" is shown on the page, and no control of its own is named "${verb}"` };
   return controlForVerbObject(snap.tree, verb, object, nameOnly);
 }
 
 const TEXT_ROLES = new Set(['heading', 'cell', 'gridcell', 'paragraph', 'generic', 'listitem', 'article']);
 
-/** Does the page show this text as a whole text of its own (a card's title, a row's cell)? */
-export async function showsText(tools: CaseTools, role: string, text: string): Promise<boolean> {
-  const want = text.replace(/\s+/g, ' ').trim().toLowerCase();
-  if (!want) return false;
-  const snap = await tools.snapshot(role);
+/** Does the tree show this text as a whole text of its own (a card's title, a row's cell)? */
+function showsText(tree: AriaNode[], text: string): boolean {
   const norm = (s: unknown) => (typeof s === 'string' ? s.replace(/\s+/g, ' ').trim().toLowerCase() : '');
+  const want = norm(text);
+  if (!want) return false;
   const walk = (nodes: AriaNode[]): boolean => nodes.some((n) => (typeof n === 'string' ? norm(n) === want : norm(n.text) === want || (TEXT_ROLES.has(n.role) && norm(n.name) === want) || walk(n.children ?? [])));
-  return walk(snap.tree);
+  return walk(tree);
 }
 
 /** "Next page", "page 3": the pager's control. */

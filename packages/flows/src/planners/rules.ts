@@ -10,7 +10,7 @@ import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, Sco
 import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
-import { runBulk, runPaginate, runSendFor, runVerbObject, showsText, verbObjectRef } from './rules-verbs-run.js';
+import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
 
 // The offline planner (the default): deterministic, no API key. It only turns sentences
 // into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
@@ -1048,8 +1048,8 @@ export class RulesPlanner implements Planner {
         const direct = await tools.find(role, [...intent.specs, whole], 'click', FIND_WAIT_MS);
         // Only then: a row or card that shows the item as written holds the verb's control or
         // nothing does (its menu opened in the search is never "near" it: a silent wrong seen).
-        if ('error' in direct && direct.error.code !== 'ambiguous_target' && !(await showsText(tools, role, intent.item))) {
-          const near = await verbObjectRef(tools, role, intent.verb, objectText(intent.item));
+        if ('error' in direct && direct.error.code !== 'ambiguous_target') {
+          const near = await verbObjectRef(tools, role, intent.verb, objectText(intent.item), false, intent.item);
           if (near.ok) return act({ action: 'click', ref: near.ref }, { ...ask, part: ask.part ?? `${intent.verb} "${intent.item}": ${near.why}` });
         }
         return act({ action: 'click', target: intent.specs[0], alternatives: [...intent.specs.slice(1), whole] }, { ...ask, part: ask.part ?? `click the ${intent.verb} control in the row "${intent.item}"` });

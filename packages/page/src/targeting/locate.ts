@@ -4,7 +4,7 @@ import type { PageState } from '../page-state.js';
 import type { AriaNode } from '../snapshot/tree.js';
 import { derivedReadings, describeSpec, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { waitForDomChange } from '../settle.js';
-import { flattenTree, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
+import { flattenTree, landmarkRoles, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
 import { inDialog, probeKinds } from './probe.js';
 import { fitFor, fitOrListener } from './fit.js';
 import { openBlind, openRowMenu, openTowards } from './disclose.js';
@@ -623,7 +623,7 @@ function openedName(label: string): string {
  */
 async function inFloatingDialog(page: Page, flat: Flat[], spec: DescribedTarget, action: TargetAction): Promise<Extract<TreeMatch, { kind: 'hit' }> | null> {
   const menu = spec.landmark === 'menu';
-  if (flat.some((f) => (menu ? ['menu', 'menubar', 'listbox'] : ['dialog', 'alertdialog']).includes(f.node.role))) return null;
+  if (flat.some((f) => landmarkRoles(menu ? 'menu' : 'dialog').includes(f.node.role))) return null;
   const loose = matchOnTree(flat, { ...spec, landmark: undefined }, action, { wordings: false });
   const refs = loose.kind === 'hit' ? [loose.ref] : loose.kind === 'ambiguous' ? loose.candidates.map((c) => c.ref) : [];
   if (!refs.length) return null;

@@ -269,8 +269,13 @@ function familyFor(action: TargetAction, role: string | null): { roles: Set<stri
   }
 }
 
+/** The roles that stand for a landmark the words name ("dialog": dialog, alertdialog). */
+export function landmarkRoles(landmark: string): string[] {
+  return LANDMARK_ALIASES[landmark] ?? [landmark];
+}
+
 function inLandmark(f: Flat, landmark: string): boolean {
-  const roles = LANDMARK_ALIASES[landmark] ?? [landmark];
+  const roles = landmarkRoles(landmark);
   return f.ancestors.some((a) => roles.includes(a.role)) || roles.includes(f.node.role);
 }
 
@@ -701,7 +706,7 @@ const stem = (w: string) => w.toLowerCase().slice(0, 5);
 function dialogsTitled(all: Flat[], title: string): AriaElement[] {
   const want = title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem);
   if (!want.length) return [];
-  const dialogs = all.filter((f) => LANDMARK_ALIASES.dialog.includes(f.node.role)).map((f) => f.node);
+  const dialogs = all.filter((f) => landmarkRoles('dialog').includes(f.node.role)).map((f) => f.node);
   return dialogs.filter((d) => {
     const have = `${d.name ?? ''} ${headingOf(d) ?? ''}`.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
     return want.every((w) => have.includes(w));
