@@ -78,13 +78,14 @@ describe('settle after an action', () => {
   }
 
   it("none returns at once (the change is not there yet); a number caps the wait and says so", async () => {
-    const { id, refs } = await open('?ms=1500');
+    // The fetch takes 6 s, so "at once" has a wide margin on a loaded machine and still fails a wait.
+    const { id, refs } = await open('?ms=6000');
     const load = refs('Load items');
     const none = await svc.api.action(id, { action: 'click', ref: load, snapshot: 'diff', settle: 'none' });
     expect(none.status).toBe(200);
     expect(none.body.settle).toMatchObject({ state: 'none', waitedMs: 0 });
     expect(JSON.stringify(none.body.snapshot)).not.toContain('Loaded round');
-    expect(none.body.durationMs).toBeLessThan(1000);
+    expect(none.body.durationMs).toBeLessThan(4000);
 
     const capped = await svc.api.action(id, { action: 'click', ref: load, settle: 200 });
     expect(capped.status).toBe(200);

@@ -75,7 +75,9 @@ export const sessionRoutes = (deps: ServerDeps): FastifyPluginAsync => async (fa
     const s = await sessions.use(req.tenant, req.params.id);
     const role = s.role(req.params.role);
     const state = await sessions.openTab(role, req.body?.url);
-    await role.refreshTitles();
+    // The new tab's title is the answer: read it in full (bounded by the read's own 2 s);
+    // the other tabs only get the usual short background refresh.
+    await Promise.all([state.refreshTitle(), role.refreshTitles()]);
     return reply.status(201).send({ id: state.id, url: state.page.url(), title: state.title, active: role.activePageId === state.id });
   });
 
