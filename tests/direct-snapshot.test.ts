@@ -79,6 +79,25 @@ describe('direct snapshot path', () => {
     await svc.api.delete(`/v1/sessions/${id}`);
   });
 
+  it('the surface module\'s text is sent once per document, not with every snapshot', async () => {
+    const { id, state } = await tab('weak/webmail.html');
+    await state.snapshot(10_000);
+    const sent = () => directSnapshotStats.moduleSent;
+    const before = sent();
+    for (let i = 0; i < 3; i++) {
+      const snap = await state.snapshot(10_000);
+      // The pass still runs on the compiled module: the webmail's icon buttons keep their names.
+      expect(JSON.stringify(snap.current.tree)).toContain('inferredName');
+    }
+    expect(sent() - before).toBe(0);
+    // A new document has no module: the next snapshot sends it, once.
+    await state.page.reload();
+    await state.snapshot(10_000);
+    await state.snapshot(10_000);
+    expect(sent() - before).toBe(1);
+    await svc.api.delete(`/v1/sessions/${id}`);
+  });
+
   it('a page with a frame takes the public path, and the frame\'s content is in the tree', async () => {
     const { id, state } = await tab('frames.html');
     const { value, direct, fallback } = await counted(() => state.snapshot(10_000));

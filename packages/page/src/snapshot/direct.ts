@@ -29,7 +29,7 @@ interface ServerContext {
 interface ServerFrame { _id?: string; existingContext?: (world: 'utility') => ServerContext | null }
 interface ServerPage { mainFrame?: () => ServerFrame }
 interface CallResult {
-  result?: { value?: { json: unknown; iframes: number; surface?: SurfaceResult | { error: string } | null } | null };
+  result?: { value?: { json: unknown; iframes: number; surface?: SurfaceResult | { error: string } | null; needModule?: true } | null };
   exceptionDetails?: unknown;
 }
 
@@ -41,17 +41,25 @@ const SURFACE_RUN = `${SURFACE_MODULE}.surface`;
 // Runs in Playwright's utility world with `this` = its InjectedScript. `null` when the document
 // has no body yet or the tree shows an iframe (both: the public path). With `surface`, the
 // surface pass runs on the snapshot just taken, in the same call.
-const IN_PAGE = `function (options, surface) {
+//
+// Two forms: IN_PAGE carries the module's text (about 100 KB) and compiles it when the world has
+// none yet; IN_PAGE_LIGHT refers to the compiled one and answers { needModule } without taking a
+// snapshot when it is missing (a new document). So the text crosses the pipe and is parsed once
+// per document, not on every snapshot.
+const inPage = (run: string, light: boolean) => `function (options, surface) {
+  ${light ? 'if (surface && !this.__ariadneSurfaceModule) return { needModule: true };' : ''}
   const root = document.body || document.querySelector('frameset');
   if (!root) return null;
   const s = this.ariaSnapshotJSON(root, options);
   const iframes = s.iframeRefs.filter((r) => r in s.iframeDepths).length;
   let extra = null;
   if (surface && iframes === 0) {
-    try { extra = ${SURFACE_RUN}(this, surface); } catch (e) { extra = { error: String(e && e.stack || e) }; }
+    try { extra = ${run}(this, surface); } catch (e) { extra = { error: String(e && e.stack || e) }; }
   }
   return { json: s.json, iframes, surface: extra };
 }`;
+const IN_PAGE = inPage(SURFACE_RUN, false);
+const IN_PAGE_LIGHT = inPage('this.__ariadneSurfaceModule.surface', true);
 // The surface pass alone, on the snapshot the frame's last ariaSnapshot call took (public path).
 const SURFACE_ONLY = `function (surface) {
   try { return ${SURFACE_RUN}(this, surface); } catch (e) { return { error: String(e && e.stack || e) }; }
@@ -69,8 +77,11 @@ export interface SnapshotPassOptions {
 /** Surface passes that threw in the page (reported by tests; the snapshot goes on without). */
 export const surfaceStats = { runs: 0, errors: 0, lastError: '' };
 
-/** Snapshots this process took by each path (for tests and benches). */
-export const directSnapshotStats = { direct: 0, fallback: 0 };
+/**
+ * Snapshots this process took by each path, and how often the surface module's text was sent
+ * (once per document; for tests and benches).
+ */
+export const directSnapshotStats = { direct: 0, fallback: 0, moduleSent: 0 };
 
 function serverPage(page: Page): ServerPage | undefined {
   const connection = (page as unknown as { _connection?: { toImpl?: (o: unknown) => unknown } })._connection;
@@ -104,12 +115,17 @@ export async function directSnapshotJSON(page: Page, timeoutMs: number, onStall?
   const call = (async () => {
     const injected = await context.injectedScript!();
     if (!injected?._objectId) return undefined;
-    const r = await client.send('Runtime.callFunctionOn', {
+    const send = (functionDeclaration: string) => client.send('Runtime.callFunctionOn', {
       objectId: injected._objectId,
-      functionDeclaration: IN_PAGE,
+      functionDeclaration,
       arguments: [OPTIONS, { value: surface ? {} : null }],
       returnByValue: true,
-    }) as CallResult;
+    }) as Promise<CallResult>;
+    let r = await send(IN_PAGE_LIGHT);
+    if (!r.exceptionDetails && r.result?.value?.needModule) {
+      directSnapshotStats.moduleSent++;
+      r = await send(IN_PAGE);
+    }
     const value = r.exceptionDetails ? null : r.result?.value;
     if (!value || value.iframes !== 0) return undefined;
     if (!surface) return value.json;

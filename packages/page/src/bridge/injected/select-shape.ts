@@ -18,7 +18,12 @@ export interface SelectRead {
   classWord: string | null;
 }
 
-export function readDrawnSelect(el: Element): SelectRead | null {
+/**
+ * `gate`, when given, runs after the attribute checks and before any layout read: the surface
+ * pass passes its "can a person click it" test there, so most elements of a large page are
+ * turned away on their tag or their clickability before their box is measured.
+ */
+export function readDrawnSelect(el: Element, gate?: (el: Element) => boolean): SelectRead | null {
   const CARET_CHARS = /[▾▼⌄⯆˅▿⏷⌵🔽∨]/gu;
   const CARET_LIGATURE = /^(?:arrow_drop_down|expand_more|keyboard_arrow_down|arrow_drop_down_circle|unfold_more|expand|arrow_down|chevron_down)$/;
   const SELECT_CLASS = /(?:^|[-_])(?:select|selectbox|select-box|combobox|combo|picker|chosen-single|dropdown-select|select-trigger)(?:$|[-_])/i;
@@ -29,6 +34,7 @@ export function readDrawnSelect(el: Element): SelectRead | null {
   const role = el.getAttribute('role');
   if (role && !['button', 'none', 'presentation'].includes(role)) return null;
   if (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-checked') || el.getAttribute('aria-haspopup') === 'menu') return null;
+  if (gate && !gate(el)) return null;
   const up = el.parentElement;
   if (up && up.closest('select, textarea, button, a[href], [role=listbox], [role=option], [role=menu], [role=menuitem], [role=combobox], [role=button], [role=link], [role=tab], [role=tablist], [role=tree], [role=grid], [contenteditable=""], [contenteditable=true]')) return null;
   if (el.querySelector('input:not([type=hidden]), select, textarea, button, a[href], [role=button], [role=link], [role=checkbox], [role=switch]')) {
@@ -39,6 +45,37 @@ export function readDrawnSelect(el: Element): SelectRead | null {
       if (r.width > 2 && r.height > 2) return null;
     }
   }
+  const transparent = (c: string) => c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
+  const triangle = (s: CSSStyleDeclaration) => {
+    const w = ['Top', 'Right', 'Bottom', 'Left'].map((k) => parseFloat(s.getPropertyValue(`border-${k.toLowerCase()}-width`)) || 0);
+    const c = ['top', 'right', 'bottom', 'left'].map((k) => s.getPropertyValue(`border-${k}-color`));
+    const colored = w.map((x, i) => x >= 2 && !transparent(c[i]));
+    const clear = w.map((x, i) => x >= 2 && transparent(c[i]));
+    // A CSS triangle: one coloured border with transparent ones on both sides.
+    for (let i = 0; i < 4; i++) if (colored[i] && clear[(i + 1) % 4] && clear[(i + 3) % 4]) return true;
+    // A chevron: two adjacent coloured borders of a rotated box, the others none.
+    if (s.transform && s.transform !== 'none') {
+      for (let i = 0; i < 4; i++) if (w[i] >= 1 && w[(i + 1) % 4] >= 1 && !transparent(c[i]) && w[(i + 2) % 4] === 0 && w[(i + 3) % 4] === 0) return true;
+    }
+    return false;
+  };
+  const pseudoCaret = (e: Element) => {
+    for (const p of ['::after', '::before']) {
+      const s = getComputedStyle(e, p);
+      const content = s.content;
+      if (!content || content === 'none' || content === 'normal') continue;
+      if (/[▾▼⌄⯆˅▿⏷⌵∨]/u.test(content)) return 'glyph';
+      if (triangle(s)) return 'triangle';
+    }
+    return null;
+  };
+  let classWord: string | null = null;
+  for (const t of (el.getAttribute('class') ?? '').split(/\s+/)) if (t && SELECT_CLASS.test(t)) { classWord = t; break; }
+  if (!classWord && SELECT_CLASS.test(tag)) classWord = tag;
+  // A box with no element inside can draw its caret only as a glyph in its text or a pseudo
+  // element: when it has neither and no class word says select, no layout needs reading (most
+  // plain buttons of a large page end here).
+  if (!classWord && el.childElementCount === 0 && !/[▾▼⌄⯆˅▿⏷⌵🔽∨]/u.test(el.textContent ?? '') && !pseudoCaret(el)) return null;
   const box = el.getBoundingClientRect();
   if (box.width < 30 || box.width > 640 || box.height < 14 || box.height > 90 || box.width < box.height * 1.2) return null;
   const inBox = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left >= box.left - 2 && r.right <= box.right + 2 && r.top >= box.top - 2 && r.bottom <= box.bottom + 2;
@@ -72,30 +109,6 @@ export function readDrawnSelect(el: Element): SelectRead | null {
 
   // A caret picture at the right end (when no glyph said so already).
   const right = (r: DOMRect) => r.left + r.width / 2 > box.left + box.width * 0.55;
-  const transparent = (c: string) => c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
-  const triangle = (s: CSSStyleDeclaration) => {
-    const w = ['Top', 'Right', 'Bottom', 'Left'].map((k) => parseFloat(s.getPropertyValue(`border-${k.toLowerCase()}-width`)) || 0);
-    const c = ['top', 'right', 'bottom', 'left'].map((k) => s.getPropertyValue(`border-${k}-color`));
-    const colored = w.map((x, i) => x >= 2 && !transparent(c[i]));
-    const clear = w.map((x, i) => x >= 2 && transparent(c[i]));
-    // A CSS triangle: one coloured border with transparent ones on both sides.
-    for (let i = 0; i < 4; i++) if (colored[i] && clear[(i + 1) % 4] && clear[(i + 3) % 4]) return true;
-    // A chevron: two adjacent coloured borders of a rotated box, the others none.
-    if (s.transform && s.transform !== 'none') {
-      for (let i = 0; i < 4; i++) if (w[i] >= 1 && w[(i + 1) % 4] >= 1 && !transparent(c[i]) && w[(i + 2) % 4] === 0 && w[(i + 3) % 4] === 0) return true;
-    }
-    return false;
-  };
-  const pseudoCaret = (e: Element) => {
-    for (const p of ['::after', '::before']) {
-      const s = getComputedStyle(e, p);
-      const content = s.content;
-      if (!content || content === 'none' || content === 'normal') continue;
-      if (/[▾▼⌄⯆˅▿⏷⌵∨]/u.test(content)) return 'glyph';
-      if (triangle(s)) return 'triangle';
-    }
-    return null;
-  };
   if (!caret) caret = pseudoCaret(el);
   const all = Array.from(el.querySelectorAll('*')).slice(0, 30);
   for (const d of all) {
@@ -111,9 +124,6 @@ export function readDrawnSelect(el: Element): SelectRead | null {
     else if (textless && small && CARET_CLASS.test(d.getAttribute('class') ?? '')) caret = 'class';
     else caret = pseudoCaret(d);
   }
-  let classWord: string | null = null;
-  for (const t of (el.getAttribute('class') ?? '').split(/\s+/)) if (t && SELECT_CLASS.test(t)) { classWord = t; break; }
-  if (!classWord && SELECT_CLASS.test(tag)) classWord = tag;
   if (!caret && !classWord) return null;
   return { value, caret, classWord };
 }

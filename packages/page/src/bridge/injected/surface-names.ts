@@ -22,6 +22,7 @@ function clip(s: string): string {
 
 /** Does the text hold something a person reads (a letter or digit), not only a glyph? */
 export function readable(s: string): boolean {
+  if (/[A-Za-z0-9]/.test(s)) return true; // the common case, without the Unicode classes' cost
   return /[\p{L}\p{N}]/u.test(s) && !/^[\uE000-\uF8FF\s]*$/.test(s);
 }
 

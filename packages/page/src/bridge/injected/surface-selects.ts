@@ -42,8 +42,7 @@ export function selectShapes(elements: Iterable<Element>, clickable: (el: Elemen
     // A box shows one short value; more text is only its own hidden list of choices. Checked
     // before any layout read: on a 5,000-element page every box would be walked otherwise.
     if (len > 80 && (el.textContent ?? '').trim().length > 80 && !el.querySelector('ul, ol, [role=listbox], select, [class*=option], [class*=drop]')) continue;
-    if (!clickable(el)) continue;
-    const r = readDrawnSelect(el);
+    const r = readDrawnSelect(el, clickable);
     if (r) found.set(el, r);
   }
   for (const el of [...found.keys()]) {

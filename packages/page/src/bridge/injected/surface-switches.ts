@@ -23,7 +23,7 @@ const CONTROL_TAGS = 'button, select, textarea, input, a[href], [role=button], [
 
 /** Words directly inside (a pill with words is a badge): read without layout, before any. */
 function ownWords(el: Element): boolean {
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && /[\p{L}\p{N}]/u.test(n.nodeValue ?? '')) return true;
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && readable(n.nodeValue ?? '')) return true;
   return false;
 }
 

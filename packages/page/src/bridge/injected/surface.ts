@@ -43,6 +43,8 @@ interface Injected {
   __ariadneUnproven?: Element[];
   /** Elements a listener check found click listeners on, and icons already checked. */
   __ariadneListened?: WeakSet<Element>;
+  /** Whether any listener check has proved an element yet (the common page: never). */
+  __ariadneListenedAny?: boolean;
   __ariadneProbed?: WeakSet<Element>;
 }
 
@@ -104,10 +106,6 @@ const CANDIDATES = 'i, svg, img, span, a:not([href]), b, strong, em, u, font, sm
 const PROSE_TAGS = new Set(['span', 'a', 'b', 'strong', 'em', 'u', 'font', 'small', 'i']);
 const ICON_FONT = /material-icons|material-symbols|icon-font|iconfont/i;
 const PROSE_CLASS = /(?:^|[\s_-])(?:a?link|clickable|click|anchor|href|pseudo-link|fake-link)(?:$|[\s_-])/i;
-
-function cursorOf(el: Element): string {
-  return getComputedStyle(el).cursor;
-}
 
 function parentOf(el: Element): Element | null {
   return el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
@@ -230,7 +228,17 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   const listeners = (inj.__ariadneListened ??= new WeakSet<Element>());
   const probed = (inj.__ariadneProbed ??= new WeakSet<Element>());
   for (const el of opts.listeners ?? []) listeners.add(el);
+  const listenersSeen = Boolean(inj.__ariadneListenedAny ||= (opts.listeners?.length ?? 0) > 0);
+  // One computed-style read per element per pass: the switch, drop-down and icon scans ask the
+  // same elements' cursor.
+  const cursors = new Map<Element, string>();
+  const cursorOf = (el: Element): string => {
+    let c = cursors.get(el);
+    if (c === undefined) cursors.set(el, (c = getComputedStyle(el).cursor));
+    return c;
+  };
   const listened = (el: Element): boolean => {
+    if (!listenersSeen) return false; // most pages: no listener check has proved anything
     let e: Element | null = el;
     for (let i = 0; e && i < 4; i++, e = parentOf(e)) {
       if (e === document.body || e === document.documentElement) return false;

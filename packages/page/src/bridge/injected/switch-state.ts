@@ -22,17 +22,19 @@ export interface SwitchRead {
 export function readSwitch(el: Element): SwitchRead | null {
   const ON = /^(?:on|checked|active|enabled|toggled|true|yes)$/i;
   const OFF = /^(?:off|unchecked|inactive|untoggled|false|no)$/i;
-  const rect = el.getBoundingClientRect();
-  const W = rect.width;
-  const H = rect.height;
-  if (H < 8 || H > 40 || W / H < 1.4 || W / H > 3.2) return null;
+  // The element's own marks first, its box after: most elements are turned away before layout is read.
   const tag = el.localName;
-  if (['input', 'select', 'textarea', 'progress', 'meter', 'img', 'svg', 'video', 'canvas', 'iframe', 'html', 'body'].includes(tag)) return null;
+  // Controls, media and the boxes of text and tables are never a switch's track.
+  if (['input', 'select', 'textarea', 'progress', 'meter', 'img', 'svg', 'video', 'canvas', 'iframe', 'html', 'body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'ul', 'ol', 'dl', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'form', 'fieldset', 'nav', 'header', 'footer', 'main', 'section', 'article', 'aside'].includes(tag)) return null;
   const role = el.getAttribute('role');
   if (role && !['button', 'presentation', 'none'].includes(role)) return null;
   // A progress bar or a meter (a rounded track, a fill at one end) is read by its value, not switched.
   // A state in ARIA already (a toggle button's aria-pressed): the tree shows it as built.
   if (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-checked')) return null;
+  const rect = el.getBoundingClientRect();
+  const W = rect.width;
+  const H = rect.height;
+  if (H < 8 || H > 40 || W / H < 1.4 || W / H > 3.2) return null;
   if (el.hasAttribute('aria-valuenow') || el.querySelector('[role=progressbar], [role=slider], [aria-valuenow], progress, meter')) return null;
   // No text a person reads (visually hidden text aside): a pill with words is a badge or a tag.
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
