@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDescription } from '@ariadne/page';
+import { isAssertionStep } from '@ariadne/flows';
 import { failedSteps, usePlainEnglish } from './helpers/plain-english.js';
 
 // An admin console written without ARIA: a row's selection box beside its Active switch, names
@@ -24,6 +25,13 @@ describe('overlays, columns and cards: the parse', () => {
     expect(parseDescription('Save in the Settings panel').landmark).toBeUndefined();
     expect(parseDescription("the grey, switched-off toggle in the Active column of Lena Voss's row (lena.voss@acme.io)")).toMatchObject({ phrase: '', role: 'switch', column: 'Active', scope: 'Lena Voss' });
     expect(parseDescription('the Cost Centre text field')).toMatchObject({ phrase: 'Cost Centre', kind: 'text' });
+  });
+});
+
+describe('confirming a dialog: the parse', () => {
+  it('"Confirm Remove" answers the dialog; "Confirm <text> is visible" stays a claim to check', () => {
+    for (const t of ['Confirm', 'Confirm Remove', 'confirm it', 'Confirm the deletion', 'Confirm the removal in the dialog']) expect(isAssertionStep(t), t).toBe(false);
+    for (const t of ['Confirm that the cart shows 2', 'Confirm "Welcome" is visible', 'Confirm welcome', 'Verify Remove']) expect(isAssertionStep(t), t).toBe(true);
   });
 });
 
@@ -111,6 +119,15 @@ describe('overlays, columns and cards: on a page', () => {
     ]);
     expect(failedSteps(r)).toEqual([]);
     expect(r.log).toBe('remove Lena Vogel;select Omar Farouk;deactivate Priya Natarajan;');
+  });
+
+  it('plans: "Confirm Remove" after the action clicks the box\'s Remove; with no box open it fails', async () => {
+    const r = await pe.plan(PAGE, ["Click the three vertical dots at the far right of Lena Vogel's row", 'Choose Remove member from the menu', 'Confirm Remove']);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('remove Lena Vogel;');
+    const none = await pe.plan(PAGE, ['Confirm Remove']);
+    expect(failedSteps(none).length).toBe(1);
+    expect(none.log).toBe('');
   });
 
   it('plans: a row verb whose icon is not recognised never takes a list menu\'s "Archive all …" (a silent wrong seen)', async () => {

@@ -57,6 +57,9 @@ const ROLE_NAME = /^[A-Za-z][\w-]{0,63}$/;
 /** Is this step a mandatory assertion? "Check" is also the checkbox verb: see below. */
 export function isAssertionStep(text: string): boolean {
   const t = text.trim().replace(/^[*_`]+/, '');
+  // "Confirm", "Confirm Remove", "confirm it", "confirm the deletion (in the dialog)": answering
+  // the dialog an action opened, not a claim about the page (rules-wording.ts parseConfirm).
+  if (/^(?:and\s+)?[Cc]onfirm(?:\s+(?:it|this|(?:the|this|that)\s+[\p{Ll}-]+|\p{Lu}[\p{L}-]*))?(?:\s+in\s+the\s+(?:dialog|modal|pop-?up|prompt))?\s*[.!]?$/u.test(t)) return false;
   if (/^(verify|assert|confirm|ensure|expect|make sure)\b/i.test(t)) return true;
   if (/^check\b/i.test(t)) {
     // "Check the terms checkbox" ticks a box; "Check that ...", "Check: ...",

@@ -104,6 +104,8 @@ export function parseConfirm(step: string): { verb: string | null } | null {
   if (!m) return null;
   if (!m[1]) return { verb: null };
   for (const [re, verb] of CONFIRM_NOUNS) if (re.test(m[1])) return { verb };
+  // "Confirm Send", "Confirm Archive": a capitalised word is the confirming button's own verb.
+  if (/^\p{Lu}/u.test(m[1]) && !/^(?:The|This|That)$/.test(m[1])) return { verb: m[1] };
   return null;
 }
 

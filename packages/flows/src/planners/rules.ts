@@ -579,6 +579,9 @@ function interpretOne(step: string): Intent {
   // "Choose Export from the File menu": a menu item, with the menu as the route to it.
   if ((m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|on)\s+(?:the\s+)?(.+?\s+(?:menu|submenu|context menu))$/i.exec(s))) {
     const path = m[1].split(/\s*(?:>|→|›)\s*/).filter(Boolean);
+    // "Choose Reset password from the menu", "... from the row menu": no menu's name, so the
+    // menu that is open (the page layer reads it as the menu landmark), never a text "the menu".
+    if (path.length === 1 && /^(?:the\s+)?(?:row\s+|context\s+|pop-?up\s+|drop-?down\s+)?menu$/i.test(m[2].trim())) return { kind: 'click', target: parseTarget(`${m[1]} from the menu`) };
     return { kind: 'click', target: { ...parseTarget(path[path.length - 1]), scope: path.length > 1 ? path[path.length - 2] : unquote(m[2]) } };
   }
   // "Pick May 20, 2024 as the end date": a date typed into its field, never a list choice (the

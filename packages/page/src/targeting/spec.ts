@@ -21,6 +21,8 @@ export interface DescribedTarget {
    * login' card": scope urgent, within Fix login), a derived reading of a nested scope.
    */
   within?: string;
+  /** The scope is text it sits beside ("to the right of Department", "next to Buy milk"), not a container it is in. */
+  beside?: boolean;
   /** A landmark role the element must be inside (navigation, banner, contentinfo, ...). */
   landmark?: string;
   /** 1-based position among the matches in reading order; -1 is the last. */
@@ -297,8 +299,10 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // A container: "... in the "Blue Mug" card", "... for the user @u" (only with an article or a quote, so "Log in" keeps its "in").
   // "the Weekly digest switch in Notifications": after a kind word, "in" starts a place even
   // without an article (a name never ends in "switch in").
-  // So does "under" after a card or option ("the Team plan card under Plan").
-  const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|field|box|icon|tab|drop-?down|select|list|menu|(?:card|tile|chip|option)(?=\s+under\b)))\s+(?:in|on|inside|within|(?<=(?:card|tile|chip|option)\s+)under)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
+  // So does "under" after a card, an option or a choice box ("the Team plan card under Plan",
+  // "the Cheque radio button under Payment Method": the group's label above or beside it; a
+  // switch or checkbox "under Status" is in that column, below its header, so not these).
+  const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|radio|field|box|icon|tab|drop-?down|select|list|menu|(?:card|tile|chip|option)(?=\s+under\b)))\s+(?:in|on|inside|within|(?<=(?:card|tile|chip|option|radio button|radio)\s+)under)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
   if (afterKind && !isQuoted(s) && !/["“‘']/.test(afterKind[2])) s = `${afterKind[1]} in the ${afterKind[2]}`;
   const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of)\s+(?=["“‘']))(.+)$/i.exec(s);
   if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
@@ -326,6 +330,7 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   const head = nm ? nm[1].trim().replace(/^(?:the|a|an)\s+/i, '') : '';
   if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head) || (anchored && isIconWords(head) && !/["“‘']/.test(head)))) {
     spec.scope = unquote(nm[2].replace(/^(?:the|a|an)\s+/i, '').replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, ''));
+    spec.beside = true;
     s = nm[1].trim();
   }
   // "Buy milk's checkbox".
@@ -521,7 +526,9 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   }
   // "the empty Cost Centre box to the right of Department": a field's label is its name; where
   // it sits is colour when no container holds both (whole names only: the strict reading).
-  if (spec.scope && spec.role && ['textbox', 'combobox', 'searchbox', 'spinbutton'].includes(spec.role) && !spec.within && !spec.landmark) out.push({ ...spec, scope: undefined });
+  // Only a place beside it: "the Employee field in the Mobile app row" is never the form's
+  // Employee field (a silent wrong seen on a grid page).
+  if (spec.scope && spec.beside && spec.role && ['textbox', 'combobox', 'searchbox', 'spinbutton'].includes(spec.role) && !spec.within && !spec.landmark) out.push({ ...spec, scope: undefined, beside: undefined });
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { displayName, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import type { TargetAction, DescribedTarget } from './spec.js';
 import { isIconWords, sameIcon } from './iconography.js';
+import { BLANK_ROW_WORDS, isBlankRow } from './blank-row.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
 // and filtered by what the action can act on. Pure: unit-tested on plain trees.
@@ -536,6 +537,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     pool = pool.filter((f) => f.ancestors.slice(-2).some(bar));
     spec = { ...spec, scope: undefined };
     if (!pool.length) return { kind: 'none', why: 'no toolbar (a role=toolbar, or a row of three or more icon controls) holds it' };
+  }
+  // "the Date box in the empty row": a table's row for a new entry (blank-row.ts), when the
+  // page does not show those words itself.
+  if (spec.scope && BLANK_ROW_WORDS.test(spec.scope.trim()) && !all.some((f) => bare(labelText(f.node)) === bare(spec.scope!))) {
+    const inBlank = pool.filter((f) => f.ancestors.some((a) => isBlankRow(a)));
+    pool = inBlank.length ? inBlank : pool.filter((f) => f.ancestors.some((a) => isBlankRow(a, false)));
+    spec = { ...spec, scope: undefined };
+    if (!pool.length) return { kind: 'none', why: 'no row for a new entry (fields only, all empty) holds it' };
   }
   // An icon-only control: no letter or digit in its name (×, 🗑, or none at all).
   if (spec.unnamed) pool = pool.filter((f) => !/[\p{L}\p{N}]/u.test(f.name));

@@ -2,7 +2,7 @@
 // icon-only control, a field labelled only by text beside it). Pure DOM reads, no layout
 // writes. Bundled with surface.ts into surface.generated.ts (scripts/build-bridge.mjs).
 
-export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'icon' | 'class' | 'id' | 'data' | 'testid' | 'label' | 'text';
+export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'icon' | 'class' | 'id' | 'data' | 'testid' | 'label' | 'column' | 'text';
 export interface Inferred { name: string; from: InferredFrom }
 
 import { generatedReason } from './generated-ids.js';
@@ -285,6 +285,47 @@ function textAfter(node: Node): string | null {
   return null;
 }
 
+/** The column header over a table cell (an HTML table or an ARIA grid), if any. */
+export function columnHeader(cell: Element): string | null {
+  if (cell instanceof HTMLTableCellElement) {
+    const table = cell.closest('table');
+    const row = cell.parentElement as HTMLTableRowElement | null;
+    if (!table || !row) return null;
+    let col = 0;
+    for (const c of Array.from(row.cells)) { if (c === cell) break; col += c.colSpan || 1; }
+    const head = table.tHead?.rows[table.tHead.rows.length - 1] ?? (table.rows[0] !== row && Array.from(table.rows[0]?.cells ?? []).every((c) => c.localName === 'th') ? table.rows[0] : null);
+    if (!head) return null;
+    let at = 0;
+    for (const h of Array.from(head.cells)) {
+      if (col >= at && col < at + (h.colSpan || 1)) return norm(h.textContent) || null;
+      at += h.colSpan || 1;
+    }
+    return null;
+  }
+  const row = cell.closest('[role=row]');
+  const grid = row?.closest('[role=grid], [role=table], [role=treegrid]');
+  if (!row || !grid) return null;
+  const cells = Array.from(row.children).filter((c) => /^(?:cell|gridcell|columnheader|rowheader)$/.test(c.getAttribute('role') ?? ''));
+  const i = cells.indexOf(cell);
+  const headRow = Array.from(grid.querySelectorAll('[role=row]')).find((r) => r.querySelector('[role=columnheader]'));
+  const heads = headRow ? Array.from(headRow.children).filter((c) => c.getAttribute('role') === 'columnheader') : [];
+  return i >= 0 && heads[i] ? norm(heads[i].textContent) || null : null;
+}
+
+/** The column header of the table cell holding only this field (no other field, no text of its own). */
+function aloneInCell(el: Element): string | null {
+  const cell = el.closest('td, [role=cell], [role=gridcell]');
+  if (!cell || cell.querySelectorAll('input:not([type=hidden]), select, textarea').length !== 1) return null;
+  // Text of the cell's own outside the field (a select's options are the field's).
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(), i = 0; n && i < 50; n = walker.nextNode(), i++) {
+    if (el.contains(n) || n.parentElement?.closest('script, style, template')) continue;
+    if (readable(n.nodeValue ?? '')) return null;
+  }
+  const head = columnHeader(cell);
+  return head && head.length <= 60 && readable(head) ? head : null;
+}
+
 /**
  * The text a person reads as a field's label when nothing labels it: the text just before it
  * (a `<label>` without `for`, a `<span>`, a text node), or the text before the box that holds
@@ -296,6 +337,13 @@ export function fieldLabel(el: Element): Inferred | null {
   for (let up = 0; up < 4; up++) {
     const t = after ? textAfter(node) ?? textBefore(node) : textBefore(node);
     if (t) return { name: clip(t), from: 'label' };
+    // Alone in a cell of a table with a header row (an editable grid, a new-line row): the
+    // column names the field, the row says which one. Not the cell to its left: that is the
+    // row's other data ("Hotel - 2 nights" is not the amount's label).
+    if (up === 0) {
+      const head = aloneInCell(el);
+      if (head) return { name: clip(head), from: 'column' };
+    }
     const parent = node.parentElement;
     if (!parent || parent === el.ownerDocument.body) break;
     // Climb only while the box holds this one field and no other text.

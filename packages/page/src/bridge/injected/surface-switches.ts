@@ -7,7 +7,7 @@
 // header (the row is then the scope: "the Active switch in Tom's row").
 
 import { type SwitchRead, readSwitch } from './switch-state.js';
-import { norm, readable } from './surface-names.js';
+import { columnHeader, norm, readable } from './surface-names.js';
 
 export interface SwitchFound {
   read: SwitchRead;
@@ -94,33 +94,6 @@ function lines(scope: Element, skip: Element): string[] {
 }
 
 const LABEL_LINE = (t: string) => readable(t) && t.length <= MAX_NAME && t.split(' ').length <= 8;
-
-/** The column header over a table cell (an HTML table or an ARIA grid), if any. */
-function columnHeader(cell: Element): string | null {
-  if (cell instanceof HTMLTableCellElement) {
-    const table = cell.closest('table');
-    const row = cell.parentElement as HTMLTableRowElement | null;
-    if (!table || !row) return null;
-    let col = 0;
-    for (const c of Array.from(row.cells)) { if (c === cell) break; col += c.colSpan || 1; }
-    const head = table.tHead?.rows[table.tHead.rows.length - 1] ?? (table.rows[0] !== row && Array.from(table.rows[0]?.cells ?? []).every((c) => c.localName === 'th') ? table.rows[0] : null);
-    if (!head) return null;
-    let at = 0;
-    for (const h of Array.from(head.cells)) {
-      if (col >= at && col < at + (h.colSpan || 1)) return norm(h.textContent) || null;
-      at += h.colSpan || 1;
-    }
-    return null;
-  }
-  const row = cell.closest('[role=row]');
-  const grid = row?.closest('[role=grid], [role=table], [role=treegrid]');
-  if (!row || !grid) return null;
-  const cells = Array.from(row.children).filter((c) => /^(?:cell|gridcell|columnheader|rowheader)$/.test(c.getAttribute('role') ?? ''));
-  const i = cells.indexOf(cell);
-  const headRow = Array.from(grid.querySelectorAll('[role=row]')).find((r) => r.querySelector('[role=columnheader]'));
-  const heads = headRow ? Array.from(headRow.children).filter((c) => c.getAttribute('role') === 'columnheader') : [];
-  return i >= 0 && heads[i] ? norm(heads[i].textContent) || null : null;
-}
 
 /** Text of the elements an aria-labelledby names. */
 function labelledBy(el: Element): string {
