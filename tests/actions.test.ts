@@ -277,6 +277,15 @@ describe('keyboard and form actions', () => {
     expect(await valueOf(id, 'textbox', 'Notes')).toBe('second');
     await ok(id, { action: 'type', ref: notes, text: ' third', append: true });
     expect(await valueOf(id, 'textbox', 'Notes')).toBe('second third');
+    // The field names agents mix up: type takes "value", fill takes "text"; neither is still a 400.
+    await ok(id, { action: 'type', ref: notes, value: 'by value' });
+    expect(await valueOf(id, 'textbox', 'Notes')).toBe('by value');
+    await ok(id, { action: 'fill', ref: notes, text: 'by text' });
+    expect(await valueOf(id, 'textbox', 'Notes')).toBe('by text');
+    const neither = await svc.api.action(id, { action: 'type', ref: notes });
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.code).toBe('invalid_request');
+    await ok(id, { action: 'fill', ref: notes, value: 'second third' });
 
     const search = await refFor(id, 'searchbox', 'Search');
     expect(await texts(id)).toContain('not submitted');

@@ -5180,7 +5180,9 @@ export interface operations {
                     /** @description Fallback when no ref: resolved by the description ladder. */
                     description?: string;
                     url?: string;
+                    /** @description fill, select: the value to enter or choose. type takes it when "text" is missing. */
                     value?: string | string[];
+                    /** @description type: the text to type (fill takes it when "value" is missing); wait_for: text that must appear. */
                     text?: string;
                     key?: string;
                     targetRef?: string;

@@ -127,6 +127,9 @@ export async function resolveTarget(state: PageState, ref: string | undefined, d
 export async function performAction(state: PageState, body: ActionBody, ctx: ActionContext, resolved?: ResolvedTarget): Promise<ActionOutcome> {
   const started = Date.now();
   const page = state.page;
+  // Agents mix the two up ({ action: 'type', value }): a string in the other field is taken.
+  if (body.action === 'type' && body.text === undefined && typeof body.value === 'string') body = { ...body, text: body.value };
+  if (body.action === 'fill' && body.value === undefined && typeof body.text === 'string') body = { ...body, value: body.text };
   checkRequired(body, Boolean(resolved));
   if (body.action !== 'handle_dialog') state.assertNoDialog();
   const epochBefore = state.navEpoch;
