@@ -63,6 +63,21 @@ describe('grids: on a page', () => {
     expect(row.values['emp']).toBe('');
   });
 
+  it('plans: "Label: Value" picks the choice named so beside a label that labels no control; a choice not offered fails', async () => {
+    const r = await pe.plan(PAGE, ['Billing Type: Not billable']);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('bill none;');
+    const chips = await pe.plan('overlays-columns.html', ['Filter: Feature']);
+    expect(failedSteps(chips), JSON.stringify(chips.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(chips.log).toBe('filter Feature;');
+    const absent = await pe.plan(PAGE, ['Billing Type: Monthly']);
+    expect(failedSteps(absent).length).toBe(1);
+    expect(absent.log).toBe('');
+    const noChip = await pe.plan('overlays-columns.html', ['Filter: Urgent']);
+    expect(failedSteps(noChip).length).toBe(1);
+    expect(noChip.log).toBe('');
+  });
+
   it('plans: the same through the rules planner', async () => {
     const r = await pe.plan(PAGE, [
       'In the Mobile app row, type 7.25 in the Hours box',

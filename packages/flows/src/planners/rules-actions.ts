@@ -56,6 +56,17 @@ export async function runSetField(tools: CaseTools, step: PlanStep, ask: AskCont
       await tools.fail(role, ask, { code: 'ambiguous_target', message: `Step ${step.index} ("${step.text}"): ${ambiguity.message}` }, 'set');
       return false;
     }
+    // No control is labelled so: the label may be text beside a set of choices (a radio group
+    // whose label is the table cell before it, filter chips after "Filter", a segmented
+    // control): the choice named exactly the value, in the one container that shows the label.
+    for (const [spec, action] of [
+      [{ phrase: value, role: 'radio', scope: label, strict: true }, 'check'],
+      [{ phrase: value, role: null, scope: label, strict: true }, 'click'],
+    ] as [DescribedTarget, 'check' | 'click'][]) {
+      const r = await tools.find(role, [spec], action, 0);
+      if ('ref' in r) return act({ action, ref: r.ref });
+      if (r.error.code === 'ambiguous_target') break;
+    }
     // A radio group labelled so that does not offer the value: say so, with what it offers.
     const group = await tools.find(role, [{ phrase: '', role: 'radio', scope: label, group: true }], 'check', 0);
     const why = 'ref' in group || group.error.code === 'ambiguous_target'
