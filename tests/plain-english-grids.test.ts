@@ -78,6 +78,18 @@ describe('grids: on a page', () => {
     expect(noChip.log).toBe('');
   });
 
+  it('REST: a list named by the value it shows; a value no list shows is a miss', async () => {
+    const r = await pe.rest('select-shown.html', [
+      { action: 'select', description: "the '-- Select --' list next to Department", value: 'Finance' },
+      { action: 'select', description: 'the GBP drop-down', value: 'EUR' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200]);
+    expect(r.log).toBe('dept Finance;cur EUR;');
+    const none = await pe.rest('select-shown.html', [{ action: 'select', description: "the 'Choose one' drop-down", value: 'Sales' }]);
+    expect(none.answers[0].status).toBe(409);
+    expect(none.log).toBe('');
+  });
+
   it('plans: the same through the rules planner', async () => {
     const r = await pe.plan(PAGE, [
       'In the Mobile app row, type 7.25 in the Hours box',

@@ -466,6 +466,15 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
         if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt, opts.code !== false));
       }
     }
+    // "the '-- Select --' list next to Department", "the Europe/London drop-down": a list named
+    // by the value it shows, when nothing is named so.
+    if (['select', 'click', 'any', 'focus'].includes(opts.action)) {
+      for (const spec of specs) {
+        if (!spec.phrase || spec.showing || (spec.role && !['combobox', 'listbox'].includes(spec.role))) continue;
+        const m = matchOnTree(flat, { ...spec, phrase: '', quoted: false, showing: spec.phrase, role: 'combobox' }, opts.action);
+        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (the list that shows "${spec.phrase}")` }, spec, opts.code !== false));
+      }
+    }
     if (['fill', 'type', 'press', 'any', 'focus', 'click'].includes(opts.action)) {
       for (const spec of specs) {
         const m = newItemField(flat, spec);
