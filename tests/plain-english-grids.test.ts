@@ -78,6 +78,15 @@ describe('grids: on a page', () => {
     expect(noChip.log).toBe('');
   });
 
+  it('REST: a link in a sentence, the sentence by a word of it; a word not there is a miss', async () => {
+    const r = await pe.rest(PAGE, [{ action: 'click', description: "the 'click here' link in the receipts sentence" }]);
+    expect(r.answers[0].status, JSON.stringify(r.answers[0].body.error)).toBe(200);
+    expect(r.log).toBe('receipts;');
+    const other = await pe.rest(PAGE, [{ action: 'click', description: "the 'click here' link in the holidays sentence" }]);
+    expect(other.answers[0].status).toBe(409);
+    expect(other.log).toBe('');
+  });
+
   it('REST: a list named by the value it shows; a value no list shows is a miss', async () => {
     const r = await pe.rest('select-shown.html', [
       { action: 'select', description: "the '-- Select --' list next to Department", value: 'Finance' },

@@ -25,7 +25,7 @@ empty filled hollow solid round circular square outlined highlighted bright pale
 e-mail email mail message user person account profile
 give rate rating award score stars star-rating it them
 switched-off switched-on turned-off turned-on switched turned off
-blank spare unfilled new-entry new-line new-row grid lines rows entries
+blank spare unfilled new-entry new-line new-row grid lines rows entries sentence paragraph blurb
 confirmation confirm asking asks ask you opens opened appears appeared pops popped slides slid drawer sheet overlay popover flyout lightbox dialogue submenu
 `.split(/\s+/).filter(Boolean));
 
