@@ -130,6 +130,24 @@ describe('overlays, columns and cards: on a page', () => {
     expect(none.log).toBe('');
   });
 
+  it('REST: the same "+ Add a card" at the bottom of each list, told apart by the list\'s title (a count badge run into it)', async () => {
+    const r = await pe.rest('board-lists.html', [
+      { action: 'click', description: "'+ Add a card' at the bottom of the Review list" },
+      { action: 'click', description: "the '+ Add a card' button in the Done 1 list" },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200]);
+    expect(r.log).toBe('add Review;add Done;');
+    // A list that is not there is a miss; so is a count that is not the list's.
+    const none = await pe.rest('board-lists.html', [{ action: 'click', description: "'+ Add a card' at the bottom of the Backlog list" }]);
+    expect(none.answers[0].status).toBe(409);
+    const wrongCount = await pe.rest('board-lists.html', [{ action: 'click', description: "'+ Add a card' in the Done 12 list" }]);
+    expect(wrongCount.answers[0].status).toBe(409);
+    expect(none.log + wrongCount.log).toBe('');
+    const plan = await pe.plan('board-lists.html', ["Click '+ Add a card' at the bottom of the To do list"]);
+    expect(failedSteps(plan)).toEqual([]);
+    expect(plan.log).toBe('add To do;');
+  });
+
   it('plans: a row verb whose icon is not recognised never takes a list menu\'s "Archive all …" (a silent wrong seen)', async () => {
     const r = await pe.plan('board-menu.html', ["Archive 'Update privacy policy'"]);
     expect(failedSteps(r).length, JSON.stringify(r.steps.map((s) => [s.status, s.part, s.locator?.code]))).toBe(1);

@@ -255,7 +255,7 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // quoted container or a landmark scopes it.
   const hasQuote = QUOTED_ANY.test(s);
   // A short container phrase ("the @ben post", "the Invoice 12 row") scopes a quoted name too.
-  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:(?:user|item|row|post|entry|e-?mail|message|card|line|task|todo|note|file|order)\s+(?:(?:of|for|from|by|with|called|named)\s+)?)?["“‘']/i.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu)$/i.test(inner.trim());
+  const scopeOk = (inner: string) => !hasQuote || /^(?:the\s+|a\s+|an\s+)?(?:(?:user|item|row|post|entry|e-?mail|message|card|line|task|todo|note|file|order)\s+(?:(?:of|for|from|by|with|called|named)\s+)?)?["“‘']/i.test(inner.trim()) || /^(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,2}\s+(?:post|row|card|item|entry|tile|section|tab|menu|list|column|lane|panel|group|table)$/i.test(inner.trim());
 
   // "the grey toggle on the right of the Weekly digest row", "the bin at the far right end of
   // the GitHub line": where in the row it sits, and the row by its text.

@@ -296,6 +296,18 @@ interface Scoped {
 /** Trailing punctuation aside ("Lunch?" as the row shows it, "Lunch" as a step may say it). */
 const bare = (s: string) => norm(s).replace(/[.!?;,:]+$/, '');
 
+/**
+ * A title with its count badge run into it ("Review1": a heading's name is its text, an inline
+ * <span>1</span> glued on): the scope "Review" or "Review 1". Only after a letter, so "Invoice 12"
+ * is never "Invoice 123".
+ */
+const squash = (t: string) => t.replace(/(?<=\p{L})\s+(?=\d)/gu, '');
+const mentions = (t: string, scb: string) => t.includes(scb) || (/\p{L}\s+\d/u.test(scb) && squash(t).includes(squash(scb)));
+function withCount(p: string, scb: string): boolean {
+  if (squash(p) === squash(scb) && p !== scb) return /\p{L}\s*\d{1,4}$/u.test(p);
+  return /\p{L}$/u.test(scb) && p.startsWith(scb) && /^\s*[([]?\d{1,4}[)\]]?$/.test(p.slice(scb.length));
+}
+
 /** Another row's name: not the scope, but starting with its first word or extending it ("Invoice 123", "Q3 report draft"). */
 function lookalike(p: string, sc: string): boolean {
   if (!p || p === sc) return false;
@@ -335,10 +347,10 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       const a = c.ancestors[i];
       // Mentioned by its text, headings, labels and links: the names of buttons (a row's
       // "Delete Invoice 7" icon buttons) are not the row's own text.
-      if (!subtreeText(a).includes(scb) || !labelText(a).includes(scb)) continue;
+      if (!mentions(subtreeText(a), scb) || !mentions(labelText(a), scb)) continue;
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
-      const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb);
+      const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb));
       // The container is where the scope text and the candidate meet. Too wide when the
       // candidate's own branch of it shows a look-alike of the scope ("Invoice 123" beside the
       // one visible Share button, the other rows' buttons hidden until hover): that branch is
