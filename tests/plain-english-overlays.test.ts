@@ -143,6 +143,12 @@ describe('overlays, columns and cards: on a page', () => {
     const wrongCount = await pe.rest('board-lists.html', [{ action: 'click', description: "'+ Add a card' in the Done 12 list" }]);
     expect(wrongCount.answers[0].status).toBe(409);
     expect(none.log + wrongCount.log).toBe('');
+    // Where a floating button sits and that it floats say where it is, not which.
+    const fab = await pe.rest('board-lists.html', [{ action: 'click', description: 'the floating add (+) button in the bottom-right corner' }]);
+    expect(fab.answers[0].status, JSON.stringify(fab.answers[0].body.error)).toBe(200);
+    expect(fab.log).toBe('new card;');
+    const noFab = await pe.rest('board-lists.html', [{ action: 'click', description: 'the floating share button in the bottom-right corner' }]);
+    expect(noFab.answers[0].status).toBe(409);
     const plan = await pe.plan('board-lists.html', ["Click '+ Add a card' at the bottom of the To do list"]);
     expect(failedSteps(plan)).toEqual([]);
     expect(plan.log).toBe('add To do;');

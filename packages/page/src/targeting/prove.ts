@@ -26,6 +26,7 @@ e-mail email mail message user person account profile
 give rate rating award score stars star-rating it them
 switched-off switched-on turned-off turned-on switched turned off
 blank spare unfilled new-entry new-line new-row grid lines rows entries sentence paragraph blurb
+floating sticky fixed bottom-right bottom-left top-right top-left upper-right upper-left lower-right lower-left right-hand left-hand far very
 confirmation confirm asking asks ask you opens opened appears appeared pops popped slides slid drawer sheet overlay popover flyout lightbox dialogue submenu
 `.split(/\s+/).filter(Boolean));
 
