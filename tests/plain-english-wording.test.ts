@@ -39,6 +39,12 @@ describe('form shorthand "<Label>: <value>"', () => {
     }
   });
 
+  it('the verbs of putting a value right set the field: "Correct my name to ...", "Adjust the quantity to 4"', async () => {
+    const r = await plan('wording-form.html', ['Correct my name to Alex Reid', 'Adjust the quantity to 4', 'Click Submit']);
+    expect(messages(r)).toBe('');
+    expect(r.log).toBe('submit Alex Reid|--||4||--|no|/|;');
+  });
+
   it('must-fail: prose and verb-led steps with a colon are not form shorthand', async () => {
     const r = await plan('wording-form.html', ['Note: the receipt comes by e-mail']);
     expect(failed(r)[0]?.error?.code).toBe('step_not_understood');

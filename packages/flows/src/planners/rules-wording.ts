@@ -179,7 +179,7 @@ export function parseSetTo(step: string): { label: string; value: string } | nul
   const s = step.trim();
   let label: string;
   let value: string;
-  const set = /^(?:set|change|update|switch)\s+(?:the\s+|my\s+|your\s+|our\s+)?(.+?)\s+(?:to|into)\s+(.+)$/i.exec(s);
+  const set = /^(?:set|change|update|switch|correct|amend|adjust|modify)\s+(?:the\s+|my\s+|your\s+|our\s+)?(.+?)\s+(?:to|into)\s+(.+)$/i.exec(s);
   // ("Choose Canada as the country" is a list's choice already: rules.ts.)
   const choose = set ? null : /^(?:choose|pick|select)\s+(.+?)\s+(?:under|for)\s+(?:the\s+)?(.+)$/i.exec(s);
   // A value is bare words: "Select the row for Carla" names a control, not a value.

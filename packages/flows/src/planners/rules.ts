@@ -616,7 +616,8 @@ function interpretOne(step: string): Intent {
     return { kind: 'fill', value: valueWithModifiers(m[1]), target: parseTarget(m[2], 'textbox') };
   }
   if ((m = /^fill\s+(?:in\s+|out\s+)?(.+?)\s+with\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1], 'textbox') };
-  if ((m = /^set\s+(.+?)\s+to\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1], 'textbox') };
+  // "Set X to Y", and the verbs of putting a wrong value right ("Correct the amount to 289.00").
+  if ((m = /^(?:set|correct|amend|adjust|modify)\s+(.+?)\s+to\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1].replace(/^(?:my|our|your)\s+/i, 'the '), 'textbox') };
   // "Clear the search field" empties a field; "Clear completed" clicks the control named so.
   if ((m = /^clear\s+(.+)$/i.exec(s))) {
     if (/\b(?:field|input|box|textbox|text box|search|textarea)\s*$/i.test(m[1])) return { kind: 'fill', value: '', target: parseTarget(m[1], 'textbox') };
