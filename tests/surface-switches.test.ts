@@ -144,6 +144,21 @@ describe('REST check/uncheck on drawn switches', () => {
     expect(jq.log).toBe('bluetooth on;wifi off;airplane on;location off;');
   });
 
+  it('a Flowbite "peer" toggle (a hidden checkbox, a pill whose ::after is the knob) in a section whose name a setting repeats', async () => {
+    const r = await pe.rest('switches-peer.html', [
+      { action: 'check', description: 'the Weekly digest switch in Notifications' },
+      // "Push notifications" holds the section's word: its own label is not the section.
+      { action: 'uncheck', description: 'the Push notifications switch in Notifications' },
+      { action: 'uncheck', description: 'the Email alerts toggle' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200, 200]);
+    expect(r.log).toBe('digest on;push off;alerts off;');
+    // A section the page does not have is a miss, the same setting or not.
+    const none = await pe.rest('switches-peer.html', [{ action: 'uncheck', description: 'the Push notifications switch in Privacy' }]);
+    expect(none.answers[0].status).toBe(409);
+    expect(none.log).toBe('');
+  });
+
   it('a switch no text names, named by its id ("night mode" → #night-mode): the attribute rung takes it as checkable', async () => {
     const r = await pe.rest('switches-jquery.html', [{ action: 'check', description: 'the night mode switch' }, { action: 'check', description: 'night mode' }]);
     expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body))).toEqual([200, 200]);

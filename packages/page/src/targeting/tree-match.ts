@@ -343,6 +343,7 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
   const scb = bare(scope);
   const out: Scoped[] = [];
   for (const c of cands) {
+    const ownLabel = [c.name, c.adjacent].filter(Boolean).map(bare);
     for (let i = c.ancestors.length - 1; i >= 0; i--) {
       const a = c.ancestors[i];
       // Mentioned by its text, headings, labels and links: the names of buttons (a row's
@@ -351,6 +352,9 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
       const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb));
+      // The mention is the candidate's own label ("Push notifications" for "the Push notifications
+      // switch in Notifications"): not the scope, so the search climbs on to a wider container.
+      if (!own && ownLabel.length && pieces(a, [], labelsOnly).filter((p) => mentions(bare(p), scb)).every((p) => ownLabel.includes(bare(p)))) continue;
       // The container is where the scope text and the candidate meet. Too wide when the
       // candidate's own branch of it shows a look-alike of the scope ("Invoice 123" beside the
       // one visible Share button, the other rows' buttons hidden until hover): that branch is
