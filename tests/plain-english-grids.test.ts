@@ -99,6 +99,18 @@ describe('grids: on a page', () => {
     expect(none.log).toBe('');
   });
 
+  it('plans: the checkbox before a quoted sentence, its full stop or not; "Only show the Bug cards" picks the filter', async () => {
+    const r = await pe.plan(PAGE, ["Tick the checkbox before 'I confirm that these hours were worked on the projects named above.'"]);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('confirm on;');
+    const absent = await pe.plan(PAGE, ["Tick the checkbox before 'I confirm that these hours were billed.'"]);
+    expect(failedSteps(absent).length).toBe(1);
+    expect(absent.log).toBe('');
+    const filter = await pe.plan('overlays-columns.html', ['Only show the Bug cards']);
+    expect(failedSteps(filter), JSON.stringify(filter.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(filter.log).toBe('filter Bug;');
+  });
+
   it('plans: the same through the rules planner', async () => {
     const r = await pe.plan(PAGE, [
       'In the Mobile app row, type 7.25 in the Hours box',

@@ -63,7 +63,8 @@ export function readingLine(tree: AriaNode[]): Item[] {
   return out;
 }
 
-const bare = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase().replace(/[\s:*]+$/, '');
+// A sentence's full stop is not part of what a person quotes of it ("… on company business").
+const bare = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase().replace(/[\s.!?;,:*]+$/, '');
 
 export type Positional = { ok: true; ref: string; role: string; name: string } | { ok: false; code: 'target_not_found' | 'ambiguous_target'; message: string };
 

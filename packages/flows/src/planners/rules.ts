@@ -542,7 +542,7 @@ function interpretOne(step: string): Intent {
   // A list's filter or sort ("Show only active todos", "Filter by Completed", "Switch to the Done
   // filter", "Sort by Oldest"): the control whose whole name is the word (a link, button, tab),
   // with the usual synonyms; never prose that mentions it.
-  if ((m = /^(?:show|view|display|list)\s+(?:me\s+)?(?:only\s+)?(?:the\s+)?(all|active|completed?|done|finished|open|closed|remaining|pending|archived|unread|read|starred|[\p{L}-]+)\s+(?:todos?|to-dos?|items?|tasks?|entries|orders|messages|emails|issues|tickets|notes|posts|results)(?:\s+only)?$/iu.exec(s))
+  if ((m = /^(?:only\s+)?(?:show|view|display|list)\s+(?:me\s+)?(?:only\s+)?(?:the\s+)?(all|active|completed?|done|finished|open|closed|remaining|pending|archived|unread|read|starred|[\p{L}-]+)\s+(?:todos?|to-dos?|items?|tasks?|entries|orders|messages|emails|issues|tickets|notes|posts|results|cards|rows|records|products|files|members|users|people|projects)(?:\s+only)?$/iu.exec(s))
     || (m = /^filter\s+(?:the\s+[\w -]+?\s+)?(?:by|to|on)\s+(?:the\s+)?(.+?)(?:\s+(?:filter|status|items?|todos?|tasks?))?$/i.exec(s))
     || (m = /^(?:switch|change|go)\s+to\s+(?:the\s+)?(.+?)\s+(?:filter|view)$/i.exec(s))) {
     return { kind: 'click', ...filterTargets(unquote(m[1])) };
