@@ -27,7 +27,8 @@ describe('nested scopes and bracketed glosses: on a page', () => {
     const ok = await pe.rest(PAGE, [{ action: 'click', description: "the × on the orange 'urgent' tag on the 'Fix login redirect' card" }]);
     expect(ok.answers[0].status, JSON.stringify(ok.answers[0].body)).toBe(200);
     expect(ok.log).toBe('untag Fix login redirect/urgent;');
-    const other = await pe.rest(PAGE, [{ action: 'click', description: "the × on the 'urgent' tag on the 'Update privacy policy' card" }]);
+    // The circled ⓧ people type for a chip's remove glyph is the same picture.
+    const other = await pe.rest(PAGE, [{ action: 'click', description: "the small ⓧ on the 'urgent' tag on the 'Update privacy policy' card" }]);
     expect(other.log).toBe('untag Update privacy policy/urgent;');
     const absent = await pe.rest(PAGE, [{ action: 'click', description: "the × on the 'urgent' tag on the 'Migrate image CDN' card" }]);
     expect(absent.answers[0].status).not.toBe(200);

@@ -50,7 +50,7 @@ export function namingWords(description: string): string[] {
 /** Each word with the words that mean the same picture ("bin" also trash, delete, remove ...). */
 // Glyphs that stand for a word on a control (the × of a delete or close button, the + of add).
 const GLYPHS: [RegExp, string[]][] = [
-  [/^(?:delete|remove|destroy|trash|discard|bin|close|dismiss|x|cancel)$/, ['×', '✕', '✖', '🗑']],
+  [/^(?:delete|remove|destroy|trash|discard|bin|close|dismiss|x|cancel)$/, ['×', '✕', '✖', '✘', 'ⓧ', '⊗', '❌', '🗑']],
   [/^(?:add|new|plus)$/, ['+']],
   [/^(?:edit|pencil)$/, ['✎', '✏']],
   // "the → arrow", "the next arrow": an arrow or chevron glyph (an SVG's shape, a character) is the arrow.

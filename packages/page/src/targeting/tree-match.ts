@@ -213,8 +213,8 @@ function escapeRe(s: string): string {
 
 /** 0 exact, 1 whole words at the start or end, 2 whole words inside, 3 substring; -1 no. */
 const ICON_WORDS: [RegExp, RegExp][] = [
-  [/^(?:delete|remove|destroy|trash|discard)$/, /^(?:×|✕|✖|x|🗑|🗑️|−|-)$/u],
-  [/^(?:close|dismiss|x)$/, /^(?:×|✕|✖|x|close|dismiss)$/u],
+  [/^(?:delete|remove|destroy|trash|discard)$/, /^(?:×|✕|✖|✘|ⓧ|⊗|❌|x|🗑|🗑️|−|-)$/u],
+  [/^(?:close|dismiss|x)$/, /^(?:×|✕|✖|✘|ⓧ|⊗|❌|x|close|dismiss)$/u],
   [/^(?:add|new|plus)$/, /^\+$/],
   [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
 ];
@@ -228,7 +228,7 @@ export function nameTier(name: string, phrase: string, quoted: boolean): number 
   const compact = (t: string) => t.replace(/[\s-]+/g, '');
   if (compact(n) === compact(p) && compact(p).length >= 4) return 0;
   // The letter x for the × glyph (the close control people call "x").
-  if (p === 'x' && /^(?:×|✕|✖|╳|x)$/u.test(n)) return 0;
+  if (p === 'x' && /^(?:×|✕|✖|✘|ⓧ|⊗|❌|╳|x)$/u.test(n)) return 0;
   // An icon button named by its glyph: "the delete button" is the ×.
   if (!quoted && ICON_WORDS.some(([w, g]) => w.test(p) && g.test(n))) return 2;
   const w = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(p)}($|[^\\p{L}\\p{N}])`, 'u');
