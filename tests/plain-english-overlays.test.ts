@@ -44,6 +44,13 @@ describe('overlays, columns and cards: on a page', () => {
     ]);
     expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200, 200]);
     expect(r.log).toBe('select Lena Voss;deactivate Omar Farouk;activate Lena Voss;');
+    // A state said before the kind is the state it is in: "the off switch" of a row whose switch is on is a miss.
+    const off = await pe.rest(PAGE, [{ action: 'check', description: 'the grey off switch in the Active column of the Lena Voss row' }]);
+    expect(off.answers[0].status, JSON.stringify(off.answers[0].body.error)).toBe(200);
+    expect(off.log).toBe('activate Lena Voss;');
+    const notOn = await pe.rest(PAGE, [{ action: 'uncheck', description: 'the on switch in the Active column of the Lena Voss row' }]);
+    expect(notOn.answers[0].status).toBe(409);
+    expect(notOn.log).toBe('');
     // No switch in the Role column: refused, nothing clicked.
     const none = await pe.rest(PAGE, [{ action: 'click', description: "the switch in the Role column of Omar Farouk's row" }]);
     expect(none.answers[0].status).not.toBe(200);

@@ -389,6 +389,13 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   let name = rest.replace(ROLE_NOUNS, '').trim();
   // Only words about its look ("the round checkbox", "the small button"): the kind alone.
   if (kindWord && name && (name + ' x').replace(LOOK_WORDS, '') === 'x') name = '';
+  // A state said before a switch or a box ("the grey off switch", "the unticked checkbox"): the
+  // one in that state; no name.
+  const state = kindWord && name && ['switch', 'checkbox', 'radio'].includes(spec.role ?? '') ? /^(on|off|checked|unchecked|ticked|unticked)$/i.exec((name + ' x').replace(LOOK_WORDS, '').replace(/\s+x$/, '')) : null;
+  if (state) {
+    name = '';
+    spec.checked = /^(?:on|checked|ticked)$/i.test(state[1]);
+  }
   // "the trash icon", "the heart symbol": an element named by its picture, of any role.
   if (name && /\s(?:icon|glyph|symbol)$/i.test(' ' + rest.trim())) return { ...spec, role: null, phrase: unquote(name), icon: true };
   // Only a kind ("the textbox", "the button"), or a kind with a container noun ("result", "item").
