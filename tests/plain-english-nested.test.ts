@@ -125,6 +125,19 @@ describe('closing a notice', () => {
     expect(failedSteps(two).length).toBe(1);
     expect(two.log).toBe('');
   });
+
+  it('REST: the × of a bar by its text, quoted whole though set in two pieces, or a quoted part of it', async () => {
+    const whole = await pe.rest('notices.html?two', [{ action: 'click', description: "the × at the right end of the purple 'Northwind 2.0 — two-factor sign-in is here' bar at the very top of the page" }]);
+    expect(whole.answers[0].status, JSON.stringify(whole.answers[0].body.error)).toBe(200);
+    expect(whole.log).toBe('bar closed;');
+    const part = await pe.rest('notices.html?two', [{ action: 'click', description: "the close icon on the 'Northwind 2.0' banner at the top" }]);
+    expect(part.answers[0].status, JSON.stringify(part.answers[0].body.error)).toBe(200);
+    expect(part.log).toBe('bar closed;');
+    // A bar text that is not there is a miss, never the other notice's ×.
+    const none = await pe.rest('notices.html?two', [{ action: 'click', description: "the close icon on the 'Northwind 3.0' banner" }]);
+    expect(none.answers[0].status).toBe(409);
+    expect(none.log).toBe('');
+  });
 });
 
 describe('a bare step that names a control', () => {

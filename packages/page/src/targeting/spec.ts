@@ -106,6 +106,8 @@ const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|
 const SCREEN_PLACE = /\s+(?:at\s+the\s+(?:very\s+)?(?:end|start|beginning)|(?:at|in|on|to)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower)?[- ]?(?:left|right|top|bottom)?(?:\s*(?:hand\s+)?(?:corner|side|edge|end|part))?(?:\s+of\s+(?:the\s+)?(?:page|screen|window|(?:(?:his|her|its|their|the)\s+)?(?:row|line|title ?bar|card|post|box|header|toolbar)))?|(?:on|in|of)\s+(?:his|her|its|their)\s+(?:row|line|card|post|entry))$/i;
 // Words about a control's look, not its name ("the red bin icon", "the small up arrow"): read without them last.
 export const LOOK_WORDS = /^(?:(?:floating|red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale|switched[- ]off|switched[- ]on|turned[- ]off|turned[- ]on)\s*,?\s+)+(?=\S)/i;
+// "the 'Northwind 2.0' banner", "the 'urgent' tag": the quoted words are the text; the noun after them says what shows it.
+const QUOTED_THEN_NOUN = /(["”’'])\s+(?:banner|bar|strip|notice|announcement|message|alert|toast|chip|tag|pill|badge|label|heading|title|text|callout)$/i;
 // "the email from Trista", "the post by @ben", "the row for Carla": the person or thing the container shows.
 const PERSON_SCOPE = /^(?:the\s+|an?\s+)?(?:e-?mail|message|mail|post|comment|card|row|entry|item|tweet|thread|conversation|note|review|reply|file|order|ticket|line|record|listing|result|profile|photo|picture|status|update|user|person|account)\s+(?:sent\s+)?(?:by|from|for|of|with|to|about)\s+(?:the\s+user\s+|user\s+)?(?=\S)/i;
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1 };
@@ -316,7 +318,7 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
       spec.landmark = 'dialog';
       const title = unquote(inner.replace(/^(?:the|a|an)\s+/i, '').replace(/\s*(?:dialog box|dialog|modal|pop-?up|popup window|title ?bar)$/i, '').trim());
       if (title && !/^(?:confirm(?:ation)?|open|the|this|that)$/i.test(title)) spec.scope = title;
-    } else spec.scope = unquote(inner.replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, '').replace(/^(?:by|for|of|from|with)\s+(?=\S)/i, ''));
+    } else spec.scope = unquote(inner.replace(QUOTED_THEN_NOUN, '$1').replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, '').replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:user|item|product|row|entry|post|person)\s+(?=\S)/i, '').replace(/^(?:by|for|of|from|with)\s+(?=\S)/i, ''));
     s = sm[1].trim();
   }
   s = s.replace(SCREEN_PLACE, '').trim() || s;

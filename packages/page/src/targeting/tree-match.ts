@@ -122,6 +122,31 @@ function labelText(n: AriaElement): string {
   return t;
 }
 
+/**
+ * The words a container shows, read as one line in order, controls' names left out: a bar's
+ * "<strong>Northwind 2.0</strong> — two-factor sign-in is here" is one text to a person.
+ */
+const lineCache = new WeakMap<AriaElement, string>();
+function lineText(n: AriaElement): string {
+  let t = lineCache.get(n);
+  if (t !== undefined) return t;
+  const out: string[] = [];
+  const walk = (e: AriaElement) => {
+    if (CONTROL_NAMES.has(e.role)) return;
+    const kids = e.children ?? [];
+    if (!kids.length) {
+      const own = e.name || (typeof e.text === 'string' ? e.text : '');
+      if (own) out.push(own);
+      return;
+    }
+    for (const c of kids) if (typeof c === 'string') out.push(c); else walk(c);
+  };
+  walk(n);
+  t = norm(out.join(' '));
+  lineCache.set(n, t);
+  return t;
+}
+
 const CONTROL_NAMES = new Set(['button', 'menuitem', 'tab', 'switch', 'checkbox', 'radio', 'option', 'menuitemcheckbox', 'menuitemradio']);
 function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): string[] {
   if (labelsOnly && CONTROL_NAMES.has(n.role)) return out;
@@ -348,10 +373,10 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       const a = c.ancestors[i];
       // Mentioned by its text, headings, labels and links: the names of buttons (a row's
       // "Delete Invoice 7" icon buttons) are not the row's own text.
-      if (!mentions(subtreeText(a), scb) || !mentions(labelText(a), scb)) continue;
+      if (!mentions(subtreeText(a), scb) || !(mentions(labelText(a), scb) || lineText(a).includes(scb))) continue;
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
-      const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb));
+      const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
       // The mention is the candidate's own label ("Push notifications" for "the Push notifications
       // switch in Notifications"): not the scope, so the search climbs on to a wider container.
       if (!own && ownLabel.length && pieces(a, [], labelsOnly).filter((p) => mentions(bare(p), scb)).every((p) => ownLabel.includes(bare(p)))) continue;
