@@ -87,6 +87,20 @@ describe('grids: on a page', () => {
     expect(other.log).toBe('');
   });
 
+  it('REST: a field named only in part by a prompt ("Add a task…") is not taken over an inline editor the click opened', async () => {
+    const r = await pe.rest('todo-edit.html', [
+      { action: 'click', description: 'the edit button in the Pay rent row' },
+      { action: 'fill', description: 'task text field', value: 'Pay rent (December)' },
+    ]);
+    expect(r.answers[1].status).toBe(409);
+    expect(r.answers[1].body.error.code).toBe('ambiguous_target');
+    expect(r.values['new']).toBe('');
+    // Named as the prompt names it, it is the prompt's field.
+    const add = await pe.rest('todo-edit.html', [{ action: 'click', description: 'the edit button in the Pay rent row' }, { action: 'fill', description: 'the Add a task field', value: 'Water plants' }]);
+    expect(add.answers.map((a) => a.status), JSON.stringify(add.answers.map((a) => a.body.error))).toEqual([200, 200]);
+    expect(add.values['new']).toBe('Water plants');
+  });
+
   it('REST: a list named by the value it shows; a value no list shows is a miss', async () => {
     const r = await pe.rest('select-shown.html', [
       { action: 'select', description: "the '-- Select --' list next to Department", value: 'Finance' },

@@ -7,6 +7,7 @@ import { waitForDomChange } from '../settle.js';
 import { flattenTree, landmarkRoles, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
 import { inDialog, probeKinds } from './probe.js';
 import { fitFor, fitOrListener } from './fit.js';
+import { focusedRival, rivalAmbiguity } from './focus-rival.js';
 import { openBlind, openRowMenu, openTowards } from './disclose.js';
 
 /** Search behind disclosure: at most this many openings, within this long, per look-up. */
@@ -427,7 +428,11 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
       const structured = isStructured(spec);
       if (spec.role || structured) {
         const m = matchOnTree(flat, spec, opts.action);
-        if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
+        if (m.kind === 'hit') {
+          const rival = focusedRival(flat, m, spec, opts.action);
+          if (rival) throw ambiguous(opts.description, spec, rivalAmbiguity(m, rival));
+          return withRoute(await treeLocated(state, m, spec, opts.code !== false));
+        }
         if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
         // A dialog without ARIA (a floating box with a title and a ×): the matches that sit in one.
         if (spec.landmark === 'dialog' || spec.landmark === 'menu') {
