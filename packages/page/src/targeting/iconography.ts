@@ -9,6 +9,9 @@
 // a kebab and a meatball; "favourite": a star and a heart) matches both, and the resolver refuses
 // when two different icons on the page fit (never a silent pick).
 
+/** The crosses a delete, remove or close control shows, and people type for it (× ✕ ⓧ ...). */
+export const CROSS_GLYPHS = ['×', '✕', '✖', '✘', 'ⓧ', '⊗', '❌'];
+
 // One line per concept: pictures | purposes | icon-set names (comma-separated, spaces for - and _).
 const TABLE = `
 bin, trash, trash can, trashcan, garbage can, garbage, wastebasket, waste basket, dustbin, rubbish bin, litter bin, wheelie bin | delete, remove, discard, destroy, throw away, erase | trash, trash can, trash alt, trash 2, trash o, trash empty, delete, delete forever, delete outline, bin, recycle bin, wastebasket, garbage, trash bin, delete sweep, trash3

@@ -1,5 +1,5 @@
 import type { Locator } from 'playwright-core';
-import { iconAlternatives, iconGlyphs, iconPhrasesIn } from './iconography.js';
+import { CROSS_GLYPHS, iconAlternatives, iconGlyphs, iconPhrasesIn } from './iconography.js';
 
 // The last stage before acting on a description (issue 24 §6): no silent pick. Every word of
 // the description that names something — the element's name, its picture, the person or the
@@ -50,7 +50,7 @@ export function namingWords(description: string): string[] {
 /** Each word with the words that mean the same picture ("bin" also trash, delete, remove ...). */
 // Glyphs that stand for a word on a control (the × of a delete or close button, the + of add).
 const GLYPHS: [RegExp, string[]][] = [
-  [/^(?:delete|remove|destroy|trash|discard|bin|close|dismiss|x|cancel)$/, ['×', '✕', '✖', '✘', 'ⓧ', '⊗', '❌', '🗑']],
+  [/^(?:delete|remove|destroy|trash|discard|bin|close|dismiss|x|cancel)$/, [...CROSS_GLYPHS, '🗑']],
   [/^(?:add|new|plus)$/, ['+']],
   [/^(?:edit|pencil)$/, ['✎', '✏']],
   // "the → arrow", "the next arrow": an arrow or chevron glyph (an SVG's shape, a character) is the arrow.

@@ -1,6 +1,6 @@
 import { displayName, isElement, type AriaElement, type AriaNode } from '../snapshot/tree.js';
 import type { TargetAction, DescribedTarget } from './spec.js';
-import { isIconWords, sameIcon } from './iconography.js';
+import { CROSS_GLYPHS, isIconWords, sameIcon } from './iconography.js';
 import { BLANK_ROW_WORDS, isBlankRow } from './blank-row.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
@@ -237,9 +237,10 @@ function escapeRe(s: string): string {
 }
 
 /** 0 exact, 1 whole words at the start or end, 2 whole words inside, 3 substring; -1 no. */
+const CROSS = CROSS_GLYPHS.join('|');
 const ICON_WORDS: [RegExp, RegExp][] = [
-  [/^(?:delete|remove|destroy|trash|discard)$/, /^(?:×|✕|✖|✘|ⓧ|⊗|❌|x|🗑|🗑️|−|-)$/u],
-  [/^(?:close|dismiss|x)$/, /^(?:×|✕|✖|✘|ⓧ|⊗|❌|x|close|dismiss)$/u],
+  [/^(?:delete|remove|destroy|trash|discard)$/, new RegExp(`^(?:${CROSS}|x|🗑|🗑️|−|-)$`, 'u')],
+  [/^(?:close|dismiss|x)$/, new RegExp(`^(?:${CROSS}|x|close|dismiss)$`, 'u')],
   [/^(?:add|new|plus)$/, /^\+$/],
   [/^(?:edit)$/, /^(?:✎|✏|✏️|🖉)$/u],
 ];
@@ -253,7 +254,7 @@ export function nameTier(name: string, phrase: string, quoted: boolean): number 
   const compact = (t: string) => t.replace(/[\s-]+/g, '');
   if (compact(n) === compact(p) && compact(p).length >= 4) return 0;
   // The letter x for the × glyph (the close control people call "x").
-  if (p === 'x' && /^(?:×|✕|✖|✘|ⓧ|⊗|❌|╳|x)$/u.test(n)) return 0;
+  if (p === 'x' && (n === '╳' || n === 'x' || CROSS_GLYPHS.includes(n))) return 0;
   // An icon button named by its glyph: "the delete button" is the ×.
   if (!quoted && ICON_WORDS.some(([w, g]) => w.test(p) && g.test(n))) return 2;
   const w = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(p)}($|[^\\p{L}\\p{N}])`, 'u');
@@ -376,10 +377,11 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       if (!mentions(subtreeText(a), scb) || !(mentions(labelText(a), scb) || lineText(a).includes(scb))) continue;
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
-      const own = pieces(a, [], labelsOnly).some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
+      const texts = pieces(a, [], labelsOnly);
+      const own = texts.some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
       // The mention is the candidate's own label ("Push notifications" for "the Push notifications
       // switch in Notifications"): not the scope, so the search climbs on to a wider container.
-      if (!own && ownLabel.length && pieces(a, [], labelsOnly).filter((p) => mentions(bare(p), scb)).every((p) => ownLabel.includes(bare(p)))) continue;
+      if (!own && ownLabel.length && texts.filter((p) => mentions(bare(p), scb)).every((p) => ownLabel.includes(bare(p)))) continue;
       // The container is where the scope text and the candidate meet. Too wide when the
       // candidate's own branch of it shows a look-alike of the scope ("Invoice 123" beside the
       // one visible Share button, the other rows' buttons hidden until hover): that branch is

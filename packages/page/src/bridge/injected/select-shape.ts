@@ -25,6 +25,7 @@ export interface SelectRead {
  */
 export function readDrawnSelect(el: Element, gate?: (el: Element) => boolean): SelectRead | null {
   const CARET_CHARS = /[▾▼⌄⯆˅▿⏷⌵🔽∨]/gu;
+  const HAS_CARET = new RegExp(CARET_CHARS.source, 'u'); // the same class, for .test (no lastIndex)
   const CARET_LIGATURE = /^(?:arrow_drop_down|expand_more|keyboard_arrow_down|arrow_drop_down_circle|unfold_more|expand|arrow_down|chevron_down)$/;
   const SELECT_CLASS = /(?:^|[-_])(?:select|selectbox|select-box|combobox|combo|picker|chosen-single|dropdown-select|select-trigger)(?:$|[-_])/i;
   const CARET_CLASS = /(?:^|[-_\s])(?:caret|arrow|chevron|dropdown-icon|select-icon|expand-icon|toggle-icon)(?:$|[-_\s])/i;
@@ -75,7 +76,7 @@ export function readDrawnSelect(el: Element, gate?: (el: Element) => boolean): S
   // A box with no element inside can draw its caret only as a glyph in its text or a pseudo
   // element: when it has neither and no class word says select, no layout needs reading (most
   // plain buttons of a large page end here).
-  if (!classWord && el.childElementCount === 0 && !/[▾▼⌄⯆˅▿⏷⌵🔽∨]/u.test(el.textContent ?? '') && !pseudoCaret(el)) return null;
+  if (!classWord && el.childElementCount === 0 && !HAS_CARET.test(el.textContent ?? '') && !pseudoCaret(el)) return null;
   const box = el.getBoundingClientRect();
   if (box.width < 30 || box.width > 640 || box.height < 14 || box.height > 90 || box.width < box.height * 1.2) return null;
   const inBox = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left >= box.left - 2 && r.right <= box.right + 2 && r.top >= box.top - 2 && r.bottom <= box.bottom + 2;
