@@ -125,3 +125,60 @@ describe("a row's own ⋯ menu", () => {
     expect(m.log).toBe('');
   });
 });
+
+// A feed whose bylines are one run of text ("Ann Berg @ann_b · 2h", the name in <b>), a heart
+// drawn by hand in an <svg class="like">, and ligature icons inside clickable spans
+// (feed-bylines.html); a board whose card buttons are drawn by hand, with no label, title, class
+// word or icon set (hand-drawn-cards.html): there the place a person points at is the name.
+describe('bylines, an svg named by its class, pictures by their place', () => {
+  it('REST: a post by the name in its byline or by its handle; a name with the handle in brackets', async () => {
+    const r = await rest('feed-bylines.html', [
+      { action: 'click', description: 'the heart icon under the post by Ann Berg' },
+      { action: 'click', description: 'the bookmark icon under the post by @annbergman' },
+      { action: 'click', description: 'the Follow button next to Ann Berg (@ann_b)' },
+      { action: 'click', description: 'the bin icon in the post by Omar Haddad' },
+    ]);
+    expect(r.answers.map((x) => x.body.error?.message ?? x.status)).toEqual([200, 200, 200, 200]);
+    expect(r.log).toBe('like ann_b;bookmark annbergman;follow ann_b;delete omar.h;');
+  });
+
+  it('must fail: another post\'s picture, a longer name, a handle cut short', async () => {
+    // Only Omar's post has a delete: never it for Ann's.
+    for (const description of ['the bin icon in the post by Ann Berg', 'the bin icon in the post by @ann_b', 'the heart icon under the post by @ann', 'the heart icon under the post by Ann']) {
+      const r = await rest('feed-bylines.html', [{ action: 'click', description }]);
+      expect(`${description}: ${r.answers[0].body.error?.code ?? r.answers[0].status}`).toBe(`${description}: target_not_found`);
+      expect(r.log).toBe('');
+    }
+  });
+
+  it('REST and plans: the unread picture at the place the words say, in the card they name', async () => {
+    const r = await rest('hand-drawn-cards.html', [
+      { action: 'click', description: "the archive (box) icon at the bottom right of the 'Update privacy policy' card" },
+      { action: 'click', description: 'the dashed person-plus icon at the bottom left of the Write release notes card' },
+      { action: 'click', description: 'the move left arrow on the Cookie banner copy card in Review' },
+    ]);
+    expect(r.answers.map((x) => x.body.error?.message ?? x.status)).toEqual([200, 200, 200]);
+    expect(r.log).toBe('archive Update privacy policy;assign Write release notes;back Cookie banner copy;');
+    expect(r.answers[0].body.target.why).toMatch(/bottom right/);
+    const a = await plan('hand-drawn-cards.html', ["Click the little box icon at the bottom right of the 'Migrate image CDN' card"]);
+    expect(messages(a)).toBe('');
+    expect(a.log).toBe('archive Migrate image CDN;');
+  });
+
+  it('must fail: no place said, a picture that says something else there, two at the place', async () => {
+    for (const description of [
+      // No place: an unread picture is never guessed.
+      'the archive icon on the Cookie banner copy card',
+      // At the bottom right sits an unread box, but the words name a word, not a picture.
+      'the Estimate button at the bottom right of the Cookie banner copy card',
+      // The foot of the Migrate image CDN card holds the person, ← → and the box: "the bottom" alone picks none.
+      'the archive icon at the bottom of the Migrate image CDN card',
+      // An arrow is read (→): at the bottom left sits the unread person, not an arrow.
+      'the ← arrow at the bottom left of the Write release notes card',
+    ]) {
+      const r = await rest('hand-drawn-cards.html', [{ action: 'click', description }]);
+      expect(`${description}: ${r.answers[0].body.error?.code ?? r.answers[0].status}`).toBe(`${description}: target_not_found`);
+      expect(r.log).toBe('');
+    }
+  });
+});

@@ -15,7 +15,7 @@ export const CROSS_GLYPHS = ['×', '✕', '✖', '✘', 'ⓧ', '⊗', '❌'];
 // One line per concept: pictures | purposes | icon-set names (comma-separated, spaces for - and _).
 const TABLE = `
 bin, trash, trash can, trashcan, garbage can, garbage, wastebasket, waste basket, dustbin, rubbish bin, litter bin, wheelie bin | delete, remove, discard, destroy, throw away, erase | trash, trash can, trash alt, trash 2, trash o, trash empty, delete, delete forever, delete outline, bin, recycle bin, wastebasket, garbage, trash bin, delete sweep, trash3
-x, ×, ✕, ✖, ✗, ✘, ⓧ, ⊗, ⊠, ❌, ❎, 🗙, cross, x mark, circled x, x in a circle, times, multiplication sign, ⨯, ╳ | close, dismiss, cancel, clear, remove, hide | close, x, times, xmark, x lg, x circle, times circle, circle xmark, close circle, remove, clear, cancel, multiply, cross, window close, x square, closethick, circle close, x mark, close outline, dismiss
+x, ×, ✕, ✖, ✗, ✘, ⓧ, ⊗, ⊠, ❌, ❎, 🗙, cross, x mark, circled x, x in a circle, times, multiplication sign, ⨯, ╳ | close, dismiss, cancel, clear, remove, delete, hide | close, x, times, xmark, x lg, x circle, times circle, circle xmark, close circle, remove, clear, cancel, multiply, cross, window close, x square, closethick, circle close, x mark, close outline, dismiss
 pencil, pen, pencil and paper, pencil in a square, ✎, ✏ | edit, modify, change, rename, write, compose | edit, pencil, pen, pencil alt, pencil square, pencil square o, pen to square, square pen, edit 2, edit 3, create, mode edit, mode, edit note, pencil fill, pencil line, compose, edit square, pen nib, edit pen
 plus, plus sign, +, ＋, plus in a circle, plus in a square | add, new, create, insert, increase, more | add, plus, plus circle, plus square, plus lg, add circle, add box, circle plus, square plus, add circle outline, plus thick, plus sign, plus circle fill, add outline, new
 minus, minus sign, dash, −, - | subtract, decrease, less, remove, collapse | minus, remove, dash, dash lg, minus circle, minus square, remove circle, circle minus, square minus, do not disturb on, minus sign, dash circle
@@ -202,7 +202,7 @@ const ANY_TERM = (t: string): number[] => [...new Set([...(BY_PICTURE.get(t) ?? 
 
 // Words about a picture's look or a control's kind around the picture words ("the small pink
 // heart icon", "the three-dots menu button"): dropped from a description before it is read.
-const LOOK = /^(?:red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|outlined|highlighted|bold|bright|pale|golden|gold|silver|thin|thick|round|rounded|square|plain|simple|blank|faded|greyed|grayed|active|inactive|coloured|colored)$/;
+const LOOK = /^(?:dashed|dotted|red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|outlined|highlighted|bold|bright|pale|golden|gold|silver|thin|thick|round|rounded|square|plain|simple|blank|faded|greyed|grayed|active|inactive|coloured|colored)$/;
 const KIND_TAIL = /\s+(?:icon|icons|button|btn|symbol|glyph|sign|mark|thing|logo|picture|image|control|link|menu|toggle|shape)$/;
 // A picture word with words that only say it is an arrow / a shape: "the undo arrow", "the share arrow".
 const GENERIC = new Set(['arrow', 'icon', 'button', 'symbol', 'glyph', 'sign', 'shape', 'menu', 'thing', 'picture', 'image', 'logo', 'control', 'emblem', 'graphic', 'one']);

@@ -9,6 +9,7 @@ import { inDialog, probeKinds } from './probe.js';
 import { fitFor, fitOrListener } from './fit.js';
 import { focusedRival, rivalAmbiguity } from './focus-rival.js';
 import { openBlind, openRowMenu, openTowards } from './disclose.js';
+import { byPlace, placeIn } from './place.js';
 
 /** Search behind disclosure: at most this many openings, within this long, per look-up. */
 const MAX_OPENINGS = 12;
@@ -20,7 +21,7 @@ const DISCLOSE_ACTIONS = new Set<TargetAction>(['click', 'check', 'uncheck', 'fi
 //   candidates  tree-match.ts (the snapshot tree, flattened), probe.ts (facts the tree lacks:
 //               field kinds, dialogs without ARIA), disclose.ts (content behind tabs, sections,
 //               tree nodes, menus, opened one at a time)
-//   rank        tree-match.ts (name tiers, scopes, ordinals)
+//   rank        tree-match.ts (name tiers, scopes, ordinals), place.ts (unread pictures by where they sit)
 //   prove       fit.ts (the element can take the action), prove.ts (every naming word is on it)
 //   act         this file (the loop over passes and rungs), resolve.ts (the REST entry)
 // The one target resolver (describe → parse → candidates → rank → prove → act): the REST
@@ -48,6 +49,8 @@ export interface Located {
   group?: boolean;
   /** Static text taken as a click target (quoted, nothing interactive carries the words). */
   static?: boolean;
+  /** An unread picture picked by its place (place.ts): its picture words cannot be on it. */
+  placed?: boolean;
 }
 
 export interface LocateOptions {
@@ -469,6 +472,15 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
       for (const alt of [...derivedReadings(spec), ...groupOptionReadings(spec)]) {
         const m = matchOnTree(flat, alt, opts.action);
         if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt, opts.code !== false));
+      }
+    }
+    // "the archive icon at the bottom right of the 'X' card" on a page whose icons are drawn by
+    // hand: the unread picture at that place in that container (place.ts), as the last reading.
+    const place = ['click', 'hover'].includes(opts.action) ? placeIn(opts.description) : null;
+    if (place) {
+      for (const spec of [...specs, ...specs.flatMap((x) => derivedReadings(x))]) {
+        const m = await byPlace(page, flat, spec, place, opts.action);
+        if (m) return withRoute({ ...(await treeLocated(state, m, spec, false)), placed: true });
       }
     }
     // "the '-- Select --' list next to Department", "the Europe/London drop-down": a list named

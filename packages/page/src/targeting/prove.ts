@@ -21,13 +21,14 @@ title titlebar header heading footer navigation nav sidebar toolbar main page sc
 control element image picture logo thing one new labeled labelled named called titled saying says which is
 showing shows displaying reading currently now
 red green blue yellow pink grey gray black white orange purple dark light small big large little tiny
-empty filled hollow solid round circular square outlined highlighted bright pale crossed out
+empty filled hollow solid round circular square outlined highlighted bright pale crossed out dashed dotted
 e-mail email mail message user person account profile
 give rate rating award score stars star-rating it them
 switched-off switched-on turned-off turned-on switched turned off
 blank spare unfilled new-entry new-line new-row grid lines rows entries sentence paragraph blurb
 floating sticky fixed bottom-right bottom-left top-right top-left upper-right upper-left lower-right lower-left right-hand left-hand far very
 confirmation confirm asking asks ask you opens opened appears appeared pops popped slides slid drawer sheet overlay popover flyout lightbox dialogue submenu
+chip chips pill pills badge badges token tokens lozenge tag tags
 `.split(/\s+/).filter(Boolean));
 
 /** The words of a description that must be accounted for on the chosen element or its context. */

@@ -5,6 +5,7 @@ import { indexRefs, isElement, type AriaElement, type AriaNode } from '../snapsh
 import { extractPhrases, roleHintFor, type AriaRole } from './phrases.js';
 import { describeSpec, dropIconGloss, parseDescription, parseRowAction, type DescribedTarget, type TargetAction } from './spec.js';
 import { namingWords, unaccounted } from './prove.js';
+import { isIconWords } from './iconography.js';
 
 const ROW_LEAD = /^(?:please\s+)?(?:click|tap|press|hit)(?:\s+on)?\s+(?:the\s+)?(?=\S)/i;
 import { locate } from './locate.js';
@@ -97,7 +98,9 @@ export async function resolveDescription(state: PageState, description: string, 
     const found = await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
     // No silent pick: every word that names something is on the element or around it.
     const route = /(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '';
-    const missing = await unaccounted(found.locator, namingWords(dropIconGloss(description)), route, found.name ?? '');
+    // A picture picked by its place shows nothing a person reads: its picture words are the place's to prove.
+    const words = namingWords(dropIconGloss(description)).filter((w) => !found.placed || !isIconWords(w));
+    const missing = await unaccounted(found.locator, words, route, found.name ?? '');
     if (missing.length) {
       throw new AppError('target_not_found', `"${description}": understood ${describeSpec(specs[0]) || 'the words'}; the nearest match (${found.role ?? 'element'}${found.name ? ` "${found.name}"` : ''}) does not show ${missing.map((w) => `"${w}"`).join(', ')}, on it or around it, so it was not used.`, {
         understood: specs[0],

@@ -159,7 +159,7 @@ function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): string[
   return out;
 }
 
-function isClickableNode(n: AriaElement): boolean {
+export function isClickableNode(n: AriaElement): boolean {
   return CLICKABLE.has(n.role) || n.cursor === 'pointer';
 }
 
@@ -312,9 +312,9 @@ function firstClickableInside(all: Flat[], f: Flat): Flat | null {
   return prefer.find((o) => o.node.role === 'link') ?? prefer[0] ?? null;
 }
 
-interface Scoped {
+export interface Scoped {
   f: Flat;
-  /** 0: the container shows the scope text exactly; 1: it contains it. */
+  /** 0: the container shows the scope text as a whole text; 1: as a name leading a run of text ("Jamie Lee @jamie_l · 6h"). */
   exact: number;
   container: AriaElement | null;
 }
@@ -334,9 +334,20 @@ function withCount(p: string, scb: string): boolean {
   return /\p{L}$/u.test(scb) && p.startsWith(scb) && /^\s*[([]?\d{1,4}[)\]]?$/.test(p.slice(scb.length));
 }
 
+/**
+ * A name followed, in one run of text, by what says more about it: a handle, a time, a place
+ * ("Jamie Lee @jamie_l · 6h", "Ivo Brandt — 2 days ago"). The name is a whole text there, as
+ * much as in a cell of its own; "Walk the dog later" is not, nor "Invoice 7 (void)" (a bracket
+ * often tells rows apart).
+ */
+const AFTER_NAME = /^\s*(?:[@·•|—–]|-\s)/;
+const leadsWith = (p: string, scb: string) => p.length > scb.length && p.startsWith(scb) && AFTER_NAME.test(p.slice(scb.length));
+// A handle ("@noor.h") is a whole text wherever it stands as a word: it names one account.
+const handleIn = (p: string, scb: string) => /^@[\p{L}\p{N}._-]{2,}$/u.test(scb) && new RegExp(`(?:^|[\\s(])${escapeRe(scb)}(?=$|[\\s·•|),])`, 'u').test(p);
+
 /** Another row's name: not the scope, but starting with its first word or extending it ("Invoice 123", "Q3 report draft"). */
 function lookalike(p: string, sc: string): boolean {
-  if (!p || p === sc) return false;
+  if (!p || p === sc || leadsWith(p, sc)) return false;
   if (p.startsWith(sc) || sc.startsWith(p)) return true;
   const first = (t: string) => t.split(/[^\p{L}\p{N}@#]+/u).find(Boolean) ?? '';
   const f = first(sc);
@@ -349,7 +360,7 @@ function rowsShowing(a: AriaElement, scb: string): AriaElement[] {
   const walk = (n: AriaElement) => {
     for (const k of n.children ?? []) {
       if (!isElement(k)) continue;
-      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb)) out.push(k);
+      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb || leadsWith(bare(p), scb) || handleIn(p, scb))) out.push(k);
       else walk(k);
     }
   };
@@ -364,7 +375,19 @@ function rowsShowing(a: AriaElement, scb: string): AriaElement[] {
  * never to "Walk the dog later", "@ben" never to a post that mentions @ben in its prose. The
  * nearest mentioning container decides: a look-alike row is never passed over for a wider one.
  */
-function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = false): Scoped[] {
+export function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = false): Scoped[] {
+  // "Rochella Parks (@rochella_p)": the name is the scope, the words in brackets only narrow it.
+  const aside = /^(.+?)\s*\(([^()]{1,60})\)$/.exec(scope.trim());
+  if (aside) {
+    const asIs = scopedBy(cands, scope, labelsOnly, many);
+    if (asIs.length) return asIs;
+    const detail = norm(aside[2]);
+    return scopedBy(cands, aside[1], labelsOnly, many).filter((x) => x.container && subtreeText(x.container).includes(detail));
+  }
+  return scopedBy(cands, scope, labelsOnly, many);
+}
+
+function scopedBy(cands: Flat[], scope: string, labelsOnly: boolean, many: boolean): Scoped[] {
   const sc = norm(scope);
   const scb = bare(scope);
   const out: Scoped[] = [];
@@ -378,7 +401,8 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
       const texts = pieces(a, [], labelsOnly);
-      const own = texts.some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
+      const whole = texts.some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
+      const own = whole || texts.some((p) => leadsWith(bare(p), scb) || handleIn(p, scb));
       // The mention is the candidate's own label ("Push notifications" for "the Push notifications
       // switch in Notifications"): not the scope, so the search climbs on to a wider container.
       if (!own && ownLabel.length && texts.filter((p) => mentions(bare(p), scb)).every((p) => ownLabel.includes(bare(p)))) continue;
@@ -392,7 +416,7 @@ function applyScope(cands: Flat[], scope: string, labelsOnly = false, many = fal
       // for "the e-mail from Rochelle Park"): that row is the scope, and the candidate is outside it.
       const elsewhere = own && rowsShowing(a, scb).some((r) => !c.ancestors.includes(r));
       // One candidate in it, or several when an ordinal picks among them ("the first button in the 1010 row").
-      if (own && !rival && !elsewhere && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: 0, container: a });
+      if (own && !rival && !elsewhere && (many || cands.filter((o) => o.ancestors.includes(a)).length === 1)) out.push({ f: c, exact: whole ? 0 : 1, container: a });
       break;
     }
   }
@@ -436,7 +460,7 @@ function withinTest(all: Flat[], pool: Flat[], text: string): ((x: Scoped) => bo
     const inRange = (f: Flat | undefined) => Boolean(f) && f!.index > range.from && f!.index < range.to;
     return (x) => inRange(x.f) && (!x.container || inRange(flatOf.get(x.container)));
   }
-  const inside = applyScope(pool, text, true, true).filter((x) => x.exact === 0 && x.container);
+  const inside = applyScope(pool, text, true, true).filter((x) => x.exact <= 1 && x.container);
   // The innermost such container only: the board that holds the card is not the card.
   const nearest = inside.filter((x) => !inside.some((y) => y.container !== x.container && y.f.ancestors.includes(x.container!)));
   const boxes = new Set(nearest.map((x) => x.container!));
@@ -485,7 +509,7 @@ export function offered(n: AriaElement): string[] {
 }
 
 /** An element named by its picture, not by words: no accessible word name (an inferred one, a glyph, none). */
-function iconLike(f: Flat): boolean {
+export function iconLike(f: Flat): boolean {
   return !/[\p{L}\p{N}]/u.test(f.node.name ?? '') || Boolean(f.node.inferredName);
 }
 
@@ -633,6 +657,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
       if (best.length) tiers[Math.min(...best)].push(f);
     }
   }
+  // One control drawn in two nodes (a clickable <span> around an icon font's <i>, both read
+  // "delete"): the inner one is the outer's picture, not a second match.
+  for (const [ti, tier] of tiers.entries()) {
+    if (tier.length < 2) continue;
+    const said = (t: string) => norm(t.replace(/[_-]+/g, ' ')); // a ligature's text "bookmark_border" is its name "bookmark border"
+    const named = new Map(tier.map((f) => [f.node, said(f.name)]));
+    tiers[ti] = tier.filter((f) => !f.ancestors.some((a) => named.get(a) === said(f.name)));
+  }
   // Counting icons ("the 4th star of Dana's post", "Give it 3 stars"): "star" and "star 4" are
   // one picture, so the name tiers are one pool, and the scope picks the run.
   if (spec.phrase && (spec.run || (spec.ordinal && pictured))) tiers = [[...tiers[0], ...tiers[1], ...tiers[2]].sort((a, b) => a.index - b.index), [], [], tiers[3]];
@@ -650,7 +682,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
         scoped = all0.filter((x) => !all0.some((y) => y.container !== x.container && x.container && y.f.ancestors.includes(x.container)));
         if (new Set(scoped.map((x) => x.container)).size > 1) scoped = [];
       }
-      if (spec.strict) scoped = scoped.filter((x) => x.exact === 0);
+      if (spec.strict) scoped = scoped.filter((x) => x.exact <= 1);
       if (inWithin) scoped = scoped.filter(inWithin);
       cands = scoped.map((s) => s.f);
       if (!cands.length) continue;

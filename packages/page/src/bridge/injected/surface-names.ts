@@ -187,7 +187,9 @@ export function iconName(el: Element): Inferred | null {
   const known = svg && svgIconSetName(svg);
   if (known) return { name: known, from: 'icon' };
   for (const e of all) {
-    if (e.localName === 'svg' || e.localName === 'path' || e.localName === 'use' || e.localName === 'g') continue;
+    // An <svg>'s own class names its picture as often as a wrapper's does (`<svg class="like">`,
+    // Lucide's `lucide-trash-2`, Feather's `feather-edit`); its parts' classes are drawing detail.
+    if (e.localName === 'path' || e.localName === 'use' || e.localName === 'g') continue;
     const w = classWord(e);
     // One of a row of alike icons that carries its value (a rating's stars): "star 4".
     const v = norm(el.getAttribute('data-value') ?? el.getAttribute('data-rating') ?? el.getAttribute('data-score') ?? el.getAttribute('data-index'));
