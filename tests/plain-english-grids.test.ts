@@ -138,3 +138,22 @@ describe('grids: on a page', () => {
     expect(r.log).toBe('update Tue 7.25 Sprint review;add Audit  2 ;bill none;');
   });
 });
+
+// grid-inline-edit.html: Edit builds its row's boxes on the click; the footer row has boxes of the
+// same columns all along. The step after the Edit means the box the Edit brought into view.
+describe('a row edited in place beside a row for a new entry', () => {
+  it('plans: "Amount: 289.00" after Edit fills the box the Edit brought, not the new row\'s; a checkbox beside its words in the next cell', async () => {
+    const r = await pe.plan('grid-inline-edit.html', ["Click Edit in the 'Hotel - 2 nights' row", 'Amount: 289.00', 'Click Update']);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('update Hotel - 2 nights=289.00;');
+  });
+
+  it('must fail: a row named by the step is kept to, whatever the Edit brought', async () => {
+    const r = await pe.rest('grid-inline-edit.html', [
+      { action: 'click', description: "Edit in the 'Hotel - 2 nights' row" },
+      { action: 'fill', description: 'the Amount box in the Taxi to client office row', value: '9.99' },
+    ]);
+    expect(r.answers[1].body.error?.code).toBe('target_not_found');
+    expect(r.log).toBe('');
+  });
+});

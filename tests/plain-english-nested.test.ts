@@ -19,6 +19,10 @@ describe('nested scopes and bracketed glosses: the parse', () => {
     // Brackets that are no picture, or inside quotes, are the page's words.
     expect(parseDescription('the Save (draft) button')).toMatchObject({ phrase: 'Save (draft)' });
     expect(parseDescription("the 'Total (x)' link")).toMatchObject({ phrase: 'Total (x)', quoted: true });
+    // Where a bar sits, and a control's neighbours, say no name.
+    expect(parseDescription("the bin icon in the '2 selected' bar above the table")).toMatchObject({ phrase: 'bin', scope: '2 selected' });
+    expect(parseDescription('the Cheque radio button between Bank transfer and Petty cash')).toMatchObject({ phrase: 'Cheque', role: 'radio' });
+    expect(parseDescription("the 'Salt and pepper' link between the two columns")).toMatchObject({ phrase: 'Salt and pepper', quoted: true });
   });
 });
 
@@ -154,5 +158,39 @@ describe('a bare step that names a control', () => {
     const part = await pe.plan('notices.html', ['Alex']);
     expect(failedSteps(part).length).toBe(1);
     expect(part.log).toBe('');
+  });
+});
+
+// A Material-like table whose ticked rows show a bar above it ("2 selected") with icon-only
+// actions, radios in a row (bulk-bar.html); a mat-select without ARIA (selects-material.html).
+describe('a selection bar, neighbours as places, an option of a closed list', () => {
+  it('REST: "the trash icon in the selection bar", "the bin icon in the \'2 selected\' bar above the table"', async () => {
+    const r = await pe.rest('bulk-bar.html', [
+      { action: 'check', description: "the checkbox in Grace Okafor's row" },
+      { action: 'check', description: "the checkbox in Lena Voss's row" },
+      { action: 'click', description: 'the trash icon in the selection bar' },
+      { action: 'click', description: "the download icon in the '2 selected' bar above the table" },
+      { action: 'click', description: 'the Cheque radio button between Bank transfer and Petty cash' },
+    ]);
+    expect(r.answers.map((x) => x.body.error?.message ?? x.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(r.log).toBe('remove Grace Okafor+Lena Voss;export Grace Okafor+Lena Voss;pay cheque;');
+  });
+
+  it('must fail: no bar while nothing is ticked; a bar showing another count', async () => {
+    const a = await pe.rest('bulk-bar.html', [{ action: 'click', description: 'the trash icon in the selection bar' }]);
+    expect(a.answers[0].body.error?.code).toBe('target_not_found');
+    const b = await pe.rest('bulk-bar.html', [{ action: 'check', description: "the checkbox in Tom Reyes's row" }, { action: 'click', description: "the bin icon in the '2 selected' bar above the table" }]);
+    expect(b.answers[1].body.error?.code).toBe('target_not_found');
+    expect(a.log + b.log).toBe('');
+  });
+
+  it('REST: "the Owner option under Role" opens the closed list first; an option it lacks opens it and fails', async () => {
+    const r = await pe.rest('selects-material.html', [{ action: 'click', description: 'the Owner option under Role' }]);
+    expect(r.answers[0].body.error?.message ?? r.answers[0].status).toBe(200);
+    expect(r.answers[0].body.target.why).toMatch(/opening combobox "Role"/);
+    expect(r.log).toBe('role=Owner;');
+    const miss = await pe.rest('selects-material.html', [{ action: 'click', description: 'the Superuser option under Role' }]);
+    expect(miss.answers[0].body.error?.code).toBe('target_not_found');
+    expect(miss.log).toBe('');
   });
 });

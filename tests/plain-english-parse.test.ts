@@ -81,8 +81,10 @@ describe('sentences', () => {
     expect(interpret('Close the dialog')).toMatchObject({ kind: 'close_dialog' });
     expect(interpret('Drag Card A to Done')).toMatchObject({ kind: 'drag', from: 'Card A', to: 'Done' });
     expect(interpret('Choose Canada as the country')).toMatchObject({ kind: 'select', value: 'Canada', target: { phrase: 'country' } });
-    expect(interpret('Turn on Bluetooth')).toMatchObject({ kind: 'check', target: { phrase: 'Bluetooth', role: 'switch' } });
-    expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Wi-Fi' } });
+    // The one switch in the row that shows the words first, then the switch named so.
+    expect(interpret('Turn on Bluetooth')).toMatchObject({ kind: 'check', target: { phrase: '', role: 'switch', scope: 'Bluetooth' }, alternatives: [{ phrase: 'Bluetooth', role: 'switch' }] });
+    expect(interpret('Switch Wi-Fi off')).toMatchObject({ kind: 'uncheck', target: { scope: 'Wi-Fi' }, alternatives: [{ phrase: 'Wi-Fi' }] });
+    expect(interpret('Turn on the first switch')).toMatchObject({ kind: 'check', target: { ordinal: 1, role: 'switch' } });
     expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
     expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
     // A value for whatever control the label names (a select, a radio group, a drawn drop-down).

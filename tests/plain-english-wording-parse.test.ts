@@ -16,6 +16,9 @@ describe('form shorthand', () => {
     expect(interpret('Confirm password: "s3cret!"')).toMatchObject({ kind: 'set_field', label: 'Confirm password', value: 's3cret!' });
     expect(interpret('Check-in date: 3 May 2026')).toMatchObject({ kind: 'set_field', label: 'Check-in date' });
     expect(interpret('Website: https://acme.example')).toMatchObject({ kind: 'set_field', value: 'https://acme.example' });
+    // A free-text field's value may start with a verb; "Description" is a field's label as often as a remark's.
+    expect(interpret('Title: Check Spanish translations')).toMatchObject({ kind: 'set_field', label: 'Title', value: 'Check Spanish translations' });
+    expect(interpret('Description: Lunch with supplier')).toMatchObject({ kind: 'set_field', label: 'Description', value: 'Lunch with supplier' });
     // A step after it still splits off.
     expect(interpret('Quantity: 3, then click Save')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'set_field', label: 'Quantity', value: '3' } }, { intent: { kind: 'click' } }] });
   });
@@ -25,6 +28,7 @@ describe('form shorthand', () => {
     expect(kind('Note: the receipt comes later')).toBe('unknown');
     expect(kind('Step 3: Click Save')).toBe('unknown');
     expect(kind('Admin: click Delete')).toBe('unknown');
+    expect(kind('Status: click Delete')).toBe('unknown');
     expect(kind('Verify: "Saved" is visible')).toBe('assert');
     expect(kind('Check: "Saved" is visible')).toBe('assert');
     expect(kind('Check the title: Welcome')).not.toBe('set_field');
@@ -110,6 +114,16 @@ describe('the control before/after a text', () => {
     expect(controlBesideText(tree as never, 'checkbox', 'Milk', 'before')).toMatchObject({ ok: false });
     expect(controlBesideText(tree as never, 'field', 'Apples', 'after')).toMatchObject({ ok: false });
     expect(controlBesideText(tree as never, 'checkbox', 'Pears', 'after')).toMatchObject({ ok: false, message: expect.stringMatching(/no text on the page/) });
+  });
+
+  it('a layout table: the box in one cell, its words in the next cell of the same row; never the next row', () => {
+    const table = [{ role: 'table', children: [
+      { role: 'row', children: [{ role: 'cell', children: [{ role: 'checkbox', ref: 'c1' }] }, { role: 'cell', name: 'I confirm these expenses.' }] },
+      { role: 'row', children: [{ role: 'cell', children: [{ role: 'checkbox', ref: 'c2' }] }] },
+      { role: 'row', children: [{ role: 'cell', name: 'Send me a copy' }] },
+    ] }];
+    expect(controlBesideText(table as never, 'checkbox', 'I confirm these expenses', 'before')).toMatchObject({ ok: true, ref: 'c1' });
+    expect(controlBesideText(table as never, 'checkbox', 'Send me a copy', 'before')).toMatchObject({ ok: false });
   });
 
   it('refuses when the text is shown twice with a box on that side each', () => {

@@ -1,3 +1,4 @@
+import { indexRefs } from './snapshot/tree.js';
 import { readDrawnSelectState, selectDrawn } from './surface/select.js';
 import { quietly } from './quiet.js';
 import { inertClick, looksClickable } from './effect/inert.js';
@@ -146,6 +147,9 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
     target = await resolveTarget(state, body.ref, body.description, ctx, 'ref', actionKind(body.action), lookupBudgetMs(ctx, body.timeoutMs), body.selector, values);
     ctx.lap?.('resolve');
   }
+  // The page as it was when this action acted on it: the next described target may prefer
+  // what this action brings into view (targeting/locate.ts freshOne).
+  const shown = state.lastSnapshot && state.lastSnapshot.epoch === state.navEpoch ? state.lastSnapshot : null;
   // Watch what the action does (effect/effect.ts); not while a dialog blocks the page.
   const effectWatch = body.action === 'handle_dialog' ? null : await EffectWatch.start(state, body.action === 'click' ? target?.locator : undefined);
   ctx.lap?.('watch');
@@ -255,6 +259,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
       });
     }
   }
+  if (shown && target) state.refsAtLastTarget = { epoch: epochBefore, refs: new Set(indexRefs(shown.tree).keys()) };
   const outcome: ActionOutcome = {
     ok: true,
     action: body.action,

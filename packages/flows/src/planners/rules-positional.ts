@@ -22,7 +22,8 @@ const CONTROLS = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'text
 /** Containers a text and its control share: adjacency never crosses one. */
 const UNITS = new Set(['row', 'listitem', 'article', 'option', 'treeitem', 'dialog', 'alertdialog', 'group', 'radiogroup', 'form', 'region', 'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'table', 'list', 'cell', 'gridcell']);
 
-type Item = { text: string; unit: AriaElement | null } | { ref: string; role: string; name: string; unit: AriaElement | null };
+// `row`: the table row a cell unit sits in (a label in the cell beside its box is the same line).
+type Item = { text: string; unit: AriaElement | null; row?: AriaElement | null } | { ref: string; role: string; name: string; unit: AriaElement | null; row?: AriaElement | null };
 
 function textOf(n: AriaNode): string {
   if (typeof n === 'string') return n;
@@ -36,30 +37,33 @@ function hasControl(n: AriaNode): boolean {
 /** The page as one reading line of texts and controls, each with its nearest row/item. */
 export function readingLine(tree: AriaNode[]): Item[] {
   const out: Item[] = [];
-  const walk = (nodes: AriaNode[], unit: AriaElement | null) => {
+  const walk = (nodes: AriaNode[], unit: AriaElement | null, row: AriaElement | null) => {
     for (const n of nodes) {
+      const cellRow = unit && ['cell', 'gridcell'].includes(unit.role) ? row : null;
       if (typeof n === 'string') {
         const t = n.trim();
-        if (t) out.push({ text: t, unit });
+        if (t) out.push({ text: t, unit, row: cellRow });
         continue;
       }
       if (CONTROLS.has(n.role) && n.ref) {
-        out.push({ ref: n.ref, role: n.role, name: n.name || String(n.inferredName ?? ''), unit });
+        out.push({ ref: n.ref, role: n.role, name: n.name || String(n.inferredName ?? ''), unit, row: cellRow });
         continue;
       }
       const u = UNITS.has(n.role) ? n : unit;
+      const r = n.role === 'row' ? n : row;
+      const uRow = ['cell', 'gridcell'].includes(u?.role ?? '') ? r : null;
       // A text element (a label, a paragraph, a cell's text) is one text; one that holds controls is read through.
       if (!hasControl(n)) {
         const t = textOf(n).replace(/\s+/g, ' ').trim();
-        if (t) out.push({ text: t, unit: u });
+        if (t) out.push({ text: t, unit: u, row: uRow });
         continue;
       }
-      if (n.name && !['generic', 'group', 'radiogroup', 'list', 'row', 'listitem', 'cell', 'gridcell', 'form', 'region', 'article'].includes(n.role)) out.push({ text: n.name, unit: u });
-      if (typeof n.text === 'string' && n.text.trim()) out.push({ text: n.text.trim(), unit: u });
-      walk(n.children ?? [], u);
+      if (n.name && !['generic', 'group', 'radiogroup', 'list', 'row', 'listitem', 'cell', 'gridcell', 'form', 'region', 'article'].includes(n.role)) out.push({ text: n.name, unit: u, row: uRow });
+      if (typeof n.text === 'string' && n.text.trim()) out.push({ text: n.text.trim(), unit: u, row: uRow });
+      walk(n.children ?? [], u, r);
     }
   };
-  walk(tree, null);
+  walk(tree, null, null);
   return out;
 }
 
@@ -80,7 +84,9 @@ export function controlBesideText(tree: AriaNode[], kind: string, text: string, 
   for (const i of at) {
     const j = side === 'before' ? i - 1 : i + 1;
     const it = line[j];
-    if (!it || !('ref' in it) || it.unit !== line[i].unit || !roles.includes(it.role)) continue;
+    // The same unit, or two cells of one table row (a layout table: the box in one cell, its words in the next).
+    const together = it && (it.unit === line[i].unit || (it.row && it.row === line[i].row));
+    if (!it || !('ref' in it) || !together || !roles.includes(it.role)) continue;
     hits.set(it.ref, { role: it.role, name: it.name });
   }
   if (hits.size === 0) {

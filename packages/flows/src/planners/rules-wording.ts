@@ -5,7 +5,9 @@
 // say, or null when they are not that shape (the rules planner then tries its other rules).
 
 /** Markers of prose or plan structure before a colon: never a field's label. */
-const NOT_A_LABEL = /^(?:note|notes|nb|n\.b|tip|tips|hint|warning|caution|important|info|fyi|todo|fixme|step(?:\s*\d+)?|steps|example|examples|e\.g|expected|expected result|expectation|result|results|outcome|scenario|case(?:\s*\d+)?|given|when|then|and|but|also|precondition|preconditions|setup|comment|remark|why|goal|purpose|summary|context|description|reason|url|link|page|address bar|go to|navigate to|visit|open|as \w+)$/i;
+// Labels of fields that take a sentence of their own: their value is text, whatever its first word.
+const FREE_TEXT_LABEL = /^(?:(?:card|task|item|post|issue|ticket|page|new|short)\s+)?(?:title|name|subject|description|message|body|text|caption|heading|headline)$/i;
+const NOT_A_LABEL = /^(?:note|notes|nb|n\.b|tip|tips|hint|warning|caution|important|info|fyi|todo|fixme|step(?:\s*\d+)?|steps|example|examples|e\.g|expected|expected result|expectation|result|results|outcome|scenario|case(?:\s*\d+)?|given|when|then|and|but|also|precondition|preconditions|setup|comment|remark|why|goal|purpose|summary|context|reason|url|link|page|address bar|go to|navigate to|visit|open|as \w+)$/i;
 
 /** Values that mean a box is ticked or not. */
 const YES = /^(?:yes|y|on|true|checked|ticked|selected|enabled|1)$/i;
@@ -46,7 +48,8 @@ export function parseFormShorthand(step: string, verbs: string): { label: string
   if (/\b(?:is|are|was|should|must|will|can|does|do|the page|that)\b/i.test(label)) return null;
   // The value is one value: not a step of its own ("click Delete"), not a URL to go to for a
   // label that names no field.
-  if (new RegExp(String.raw`^(?:${verbs})\s`, 'i').test(value)) return null;
+  // A free-text field's value may start with a verb ("Title: Check Spanish translations").
+  if (new RegExp(String.raw`^(?:${verbs})\s`, 'i').test(value) && !FREE_TEXT_LABEL.test(label)) return null;
   const v = unquoteValue(value);
   if (!v) return null;
   return { label, value: v };

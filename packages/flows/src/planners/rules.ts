@@ -597,8 +597,8 @@ function interpretOne(step: string): Intent {
   // "Enter 05/14/2024 as the date", "Set 42 as the quantity".
   if ((m = /^(?:enter|type|input|set|use|put)\s+(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[1]), target: parseTarget(m[2], 'textbox') };
   // "Turn on Bluetooth", "Switch Wi-Fi off", "Enable Dark theme".
-  if ((m = /^(?:turn|switch|toggle)\s+on\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+on$/i.exec(s)) || (m = /^(?:enable|activate)\s+(.+)$/i.exec(s))) return { kind: 'check', target: parseTarget(m[1], 'switch') };
-  if ((m = /^(?:turn|switch|toggle)\s+off\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+off$/i.exec(s)) || (m = /^(?:disable|deactivate)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', target: parseTarget(m[1], 'switch') };
+  if ((m = /^(?:turn|switch|toggle)\s+on\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+on$/i.exec(s)) || (m = /^(?:enable|activate)\s+(.+)$/i.exec(s))) return { kind: 'check', ...settingOf(m[1]) };
+  if ((m = /^(?:turn|switch|toggle)\s+off\s+(.+)$/i.exec(s)) || (m = /^(?:turn|switch|toggle)\s+(.+?)\s+off$/i.exec(s)) || (m = /^(?:disable|deactivate)\s+(.+)$/i.exec(s))) return { kind: 'uncheck', ...settingOf(m[1]) };
   // "Select the row for Carla Diaz": tick that row's box.
   if ((m = /^select\s+(?:the\s+)?(?:row|line|entry|item|record)\s+(?:for|of|with)\s+(.+)$/i.exec(s))) return { kind: 'check', target: { phrase: '', role: 'checkbox', scope: unquote(m[1]) } };
   if ((m = /^(?:select|choose|pick)\s+(.+?)\s+(?:in|from|for)\s+(.+)$/i.exec(s))) {
@@ -708,6 +708,17 @@ export function namesOf(intent: Intent): string[] {
     default: break;
   }
   return out;
+}
+
+/**
+ * "Deactivate Tom Reyes", "Turn on Weekly digest": the switch named so, or — a person or a
+ * row's title rather than a setting's name — the one switch in the row that shows those words
+ * (tried first: a row's selection box takes the row's text as its name too).
+ */
+function settingOf(words: string): { target: TargetSpec; alternatives?: TargetSpec[] } {
+  const named = parseTarget(words, 'switch');
+  if (named.role !== 'switch' || named.scope || named.landmark || named.ordinal || !named.phrase) return { target: named };
+  return { target: { phrase: '', role: 'switch', scope: named.phrase }, alternatives: [named] };
 }
 
 function withScope(t: TargetSpec, name: string): TargetSpec {

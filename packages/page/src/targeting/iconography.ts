@@ -15,7 +15,7 @@ export const CROSS_GLYPHS = ['×', '✕', '✖', '✘', 'ⓧ', '⊗', '❌'];
 // One line per concept: pictures | purposes | icon-set names (comma-separated, spaces for - and _).
 const TABLE = `
 bin, trash, trash can, trashcan, garbage can, garbage, wastebasket, waste basket, dustbin, rubbish bin, litter bin, wheelie bin | delete, remove, discard, destroy, throw away, erase | trash, trash can, trash alt, trash 2, trash o, trash empty, delete, delete forever, delete outline, bin, recycle bin, wastebasket, garbage, trash bin, delete sweep, trash3
-x, ×, ✕, ✖, ✗, ✘, ⓧ, ⊗, ⊠, ❌, ❎, 🗙, cross, x mark, circled x, x in a circle, times, multiplication sign, ⨯, ╳ | close, dismiss, cancel, clear, remove, delete, hide | close, x, times, xmark, x lg, x circle, times circle, circle xmark, close circle, remove, clear, cancel, multiply, cross, window close, x square, closethick, circle close, x mark, close outline, dismiss
+x, ×, ✕, ✖, ✗, ✘, ⓧ, ⊗, ⊠, ❌, ❎, 🗙, cross, x mark, circled x, x in a circle, times, multiplication sign, ⨯, ╳ | close, dismiss, cancel, clear, remove, hide | close, x, times, xmark, x lg, x circle, times circle, circle xmark, close circle, remove, clear, cancel, multiply, cross, window close, x square, closethick, circle close, x mark, close outline, dismiss
 pencil, pen, pencil and paper, pencil in a square, ✎, ✏ | edit, modify, change, rename, write, compose | edit, pencil, pen, pencil alt, pencil square, pencil square o, pen to square, square pen, edit 2, edit 3, create, mode edit, mode, edit note, pencil fill, pencil line, compose, edit square, pen nib, edit pen
 plus, plus sign, +, ＋, plus in a circle, plus in a square | add, new, create, insert, increase, more | add, plus, plus circle, plus square, plus lg, add circle, add box, circle plus, square plus, add circle outline, plus thick, plus sign, plus circle fill, add outline, new
 minus, minus sign, dash, −, - | subtract, decrease, less, remove, collapse | minus, remove, dash, dash lg, minus circle, minus square, remove circle, circle minus, square minus, do not disturb on, minus sign, dash circle
@@ -199,6 +199,12 @@ for (const c of ICON_CONCEPTS) {
   }
 }
 const ANY_TERM = (t: string): number[] => [...new Set([...(BY_PICTURE.get(t) ?? []), ...(BY_PURPOSE.get(t) ?? []), ...(BY_NAME.get(t) ?? [])])];
+// A purpose a person says fits more pictures than a control's own name for it does: the × at the
+// end of a row deletes it ("the × delete icon", "the delete button" showing ×), but a control
+// named "delete" may be drawn as a bin, and one named "close" closes: "the ×" never means the
+// first, "delete" never the second. Read for the words only, beside a glyph or a shown cross.
+const SAID_ALSO = new Map<string, number[]>([['delete', ANY_TERM('×')]]);
+const SAID = (t: string): number[] => [...new Set([...ANY_TERM(t), ...(SAID_ALSO.get(t) ?? [])])];
 
 // Words about a picture's look or a control's kind around the picture words ("the small pink
 // heart icon", "the three-dots menu button"): dropped from a description before it is read.
@@ -231,7 +237,8 @@ export function conceptsOfWords(phrase: string, picturesOnly = false): number[] 
       // A glyph beside the words that draws the same picture ("the ‹ previous page arrow") narrows them.
       const glyphs = rest.filter((r) => !GENERIC.has(r));
       if (!glyphs.every((r) => !/[\p{L}\p{N}]/u.test(r))) continue;
-      let hit = lookup(ws.slice(at, at + len).join(' '));
+      // "the × delete icon": the glyph says which picture the purpose is drawn as.
+      let hit = (glyphs.length && !picturesOnly ? SAID : lookup)(ws.slice(at, at + len).join(' '));
       for (const g of glyphs) hit = hit.filter((c) => ANY_TERM(g).includes(c));
       if (hit.length) return hit;
     }
@@ -272,7 +279,9 @@ export function sameIcon(name: string, phrase: string, from?: string): boolean {
   const want = conceptsOfWords(phrase);
   if (!want.length) return false;
   const have = conceptsOfName(name, from);
-  return have.some((c) => want.includes(c));
+  if (have.some((c) => want.includes(c))) return true;
+  // "the delete button" for a control that shows only a cross (a row's ×), never one named "close".
+  return CROSS_GLYPHS.includes(name.trim()) && /(?:^|\s)delete(?:\s|$)/.test(iconNorm(phrase));
 }
 
 /** Is this phrase an icon's picture ("star", "bin", "circular arrow"), not only a purpose ("share")? */

@@ -243,7 +243,9 @@ async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, spe
     for (const s of [spec, ...derivedReadings(spec)]) if (s.scope) scopes.add(s.scope.replace(ROUTE_NOUN, '').trim().toLowerCase());
   }
   if (!scopes.size) return null;
-  const routes = flat.filter((f) => (scopes.has(f.name.trim().toLowerCase()) || scopes.has(routeName(f.name))) && ['tab', 'button', 'menuitem', 'treeitem', 'generic', 'link', 'heading'].includes(f.node.role)).slice(0, 4);
+  // A closed list named by the scope ("the Viewer option under Role") is a route too: its options exist once it is open.
+  const options = specs.some((x) => x.role === 'option');
+  const routes = flat.filter((f) => (scopes.has(f.name.trim().toLowerCase()) || scopes.has(routeName(f.name))) && ['tab', 'button', 'menuitem', 'treeitem', 'generic', 'link', 'heading', ...(options ? ['combobox'] : [])].includes(f.node.role)).slice(0, 4);
   // Controls shown on hover only: hover the one row/item/card whose text shows the scope.
   for (const sc of scopes) {
     const items = flat.filter((f) => ['listitem', 'row', 'article'].includes(f.node.role) && f.name.toLowerCase() !== sc && rowMentions(f.node, sc));
@@ -256,13 +258,15 @@ async function revealRoute(page: Page, flat: ReturnType<typeof flattenTree>, spe
   }
   for (const r of routes) {
     const loc = page.locator(`aria-ref=${r.ref}`);
-    const closed = await loc.evaluate((el) => {
+    const closed = await loc.evaluate((el, role) => {
       const t = (el.closest('summary') as HTMLElement | null) ?? el;
       if (t.tagName === 'SUMMARY') return !(t.parentElement as HTMLDetailsElement | null)?.open;
+      // A drawn list (the surface pass named it a combobox) shows no state: closed unless it says open; a native <select> never opens in the page.
+      if (role === 'combobox') return t.localName !== 'select' && t.getAttribute('aria-expanded') !== 'true';
       const ctl = (t.closest('[aria-expanded],[role=tab],[aria-haspopup]') as HTMLElement | null) ?? t;
       if (ctl.getAttribute('role') === 'tab') return ctl.getAttribute('aria-selected') !== 'true';
       return ctl.getAttribute('aria-expanded') === 'false' || (ctl.hasAttribute('aria-haspopup') && ctl.getAttribute('aria-expanded') !== 'true');
-    }, undefined, { timeout: 1000 }).catch(() => false);
+    }, r.node.role, { timeout: 1000 }).catch(() => false);
     if (!closed) continue;
     const ok = await loc.click({ timeout: 2000 }).then(() => true, () => false);
     if (!ok) continue;
@@ -399,6 +403,8 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
     const tree = await takeTree(state);
     lastTree = tree;
     const flat = flattenTree(tree);
+    // What the page showed when the previous action acted (actions.ts): what is new since then.
+    const before = state.refsAtLastTarget?.epoch === state.navEpoch ? state.refsAtLastTarget.refs : null;
     // A field's kind is not in the tree: read it for the fields, only when the words name one.
     if (specs.some((x) => x.kind)) await probeKinds(page, flat);
     // Once something was opened to find it, only the exact target counts (never a near match).
@@ -436,7 +442,11 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
           if (rival) throw ambiguous(opts.description, spec, rivalAmbiguity(m, rival));
           return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         }
-        if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
+        if (m.kind === 'ambiguous') {
+          const fresh = freshOne(flat, m, before, opts.action);
+          if (fresh) return withRoute(await treeLocated(state, fresh, spec, opts.code !== false));
+          throw ambiguous(opts.description, spec, m);
+        }
         // A dialog without ARIA (a floating box with a title and a ×): the matches that sit in one.
         if (spec.landmark === 'dialog' || spec.landmark === 'menu') {
           const d = await inFloatingDialog(page, flat, spec, opts.action);
@@ -453,7 +463,11 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
       if (!spec.role) {
         const m = matchOnTree(flat, spec, opts.action);
         if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
-        if (m.kind === 'ambiguous') throw ambiguous(opts.description, spec, m);
+        if (m.kind === 'ambiguous') {
+          const fresh = freshOne(flat, m, before, opts.action);
+          if (fresh) return withRoute(await treeLocated(state, fresh, spec, opts.code !== false));
+          throw ambiguous(opts.description, spec, m);
+        }
         misses.push(m.why);
       }
       if (!spec.quoted && /^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u.test(spec.phrase)) {
@@ -506,7 +520,9 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
         if (!spec.scope || !spec.phrase) continue;
         const sc = spec.scope.replace(ROUTE_NOUN, '').trim().toLowerCase();
         if (!openedRoutes.some((r) => r === sc || routeName(r) === routeName(sc))) continue;
-        const m = matchOnTree(flat, { ...spec, scope: undefined }, opts.action);
+        let m = matchOnTree(flat, { ...spec, scope: undefined }, opts.action);
+        // A drawn list's choices are often plain clickable boxes, not options: by their exact name.
+        if (m.kind === 'none' && spec.role === 'option') m = matchOnTree(flat, { ...spec, scope: undefined, role: null, strict: true }, opts.action, { wordings: true, only: (f) => !shownBefore!.has(f.ref) });
         if (m.kind === 'hit' && !shownBefore.has(m.ref)) return withRoute(await treeLocated(state, { ...m, why: `${m.why}, shown once "${spec.scope}" was opened` }, spec));
         if (m.kind === 'none' && ['click', 'hover'].includes(opts.action)) {
           // A glyph button named by its title, shown by the hover or the opening.
@@ -607,6 +623,20 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
     currentUrl: page.url(),
     hint: 'Take a fresh snapshot and act on a ref from it, or name the element as the nearest candidates show it.',
   });
+}
+
+/**
+ * Two fields fit the words, and one of them appeared since the previous step found its target
+ * ("Click Edit in the Hotel row", then "Amount: 289.00" beside the new-line row's Amount): the
+ * one that step brought into view is the one meant. Fields only, and only one new.
+ */
+function freshOne(flat: Flat[], m: Extract<TreeMatch, { kind: 'ambiguous' }>, before: Set<string> | null, action: TargetAction): Extract<TreeMatch, { kind: 'hit' }> | null {
+  if (!before || !['fill', 'type', 'select', 'clear'].includes(action) || m.candidates.length !== m.count) return null;
+  const fresh = m.candidates.filter((c) => c.ref && !before.has(c.ref));
+  if (fresh.length !== 1) return null;
+  const f = flat.find((x) => x.ref === fresh[0].ref);
+  if (!f) return null;
+  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'fresh', why: `${f.node.role} "${f.name || f.adjacent}", of ${m.count} that fit: the one the previous step brought into view` };
 }
 
 function ambiguous(description: string, spec: DescribedTarget, m: Extract<TreeMatch, { kind: 'ambiguous' }>): AppError {

@@ -24,6 +24,7 @@ const EDGE = /\b(?:at|along|on|in)\s+the\s+(?:very\s+)?(top|bottom|foot|head)\s+
 /** Where in its container the words say the control sits; null when they say no place. */
 export function placeIn(description: string): Place | null {
   const d = description.replace(/["“”‘’'][^"“”‘’']*["“”‘’']/g, ' ');
+  if (NEIGHBOUR.test(d)) return null;
   const c = CORNER.exec(d);
   if (c) return { v: /top|upper/i.test(c[1]) ? 'top' : 'bottom', h: c[2].toLowerCase() as 'left' | 'right' };
   const out: Place = {};
@@ -33,6 +34,14 @@ export function placeIn(description: string): Place | null {
   if (e) out.v = /top|head/i.test(e[1]) ? 'top' : 'bottom';
   return out.h || out.v ? out : null;
 }
+
+// Pictures the surface pass reads from an <svg>'s geometry (bridge/injected/surface-glyphs.ts):
+// drawn plainly, an arrow, a cross or a plus is read, so an unread picture is most likely not one
+// of them. Words that name only such pictures ("the → arrow") never pick an unread one by place.
+const READ_BY_SHAPE = new Set(['×', '+', '−', '✓', '‹', '›', '⌃', '⌄', '←', '→', '↑', '↓', '☰', '⋯', '⋮', '★', '🔍'].flatMap((g) => conceptsOfWords(g)));
+// "just left of the box icon", "next to the bin": a neighbour says where, and the extreme of the
+// container is then not the one meant.
+const NEIGHBOUR = /\b(?:(?:just|right|immediately|directly)\s+(?:to\s+the\s+)?(?:left|right|before|after)|to\s+the\s+(?:left|right))\s+(?:of\s+)?(?:the|a|an)\s|\b(?:next\s+to|beside|besides)\s/i;
 
 /** Does this control's picture fit the words: unread, or read as one of the words' icons? */
 function pictureFits(f: Flat, want: number[]): boolean {
@@ -52,7 +61,7 @@ export async function byPlace(page: Page, flat: Flat[], spec: DescribedTarget, p
   if (!spec.scope || !['click', 'hover'].includes(action)) return null;
   // The words must name a picture (or none at all: "the button at the bottom right of X").
   const want = spec.phrase ? conceptsOfWords(spec.phrase) : [];
-  if (spec.phrase && !want.length) return null;
+  if (spec.phrase && (!want.length || want.every((c) => READ_BY_SHAPE.has(c)))) return null;
   const pool = flat.filter((f) => isClickableNode(f.node) && pictureFits(f, want));
   // A clickable box around its own icon is one control: the outer one.
   const set = new Set(pool.map((f) => f.node));

@@ -28,7 +28,7 @@ switched-off switched-on turned-off turned-on switched turned off
 blank spare unfilled new-entry new-line new-row grid lines rows entries sentence paragraph blurb
 floating sticky fixed bottom-right bottom-left top-right top-left upper-right upper-left lower-right lower-left right-hand left-hand far very
 confirmation confirm asking asks ask you opens opened appears appeared pops popped slides slid drawer sheet overlay popover flyout lightbox dialogue submenu
-chip chips pill pills badge badges token tokens lozenge tag tags
+chip chips pill pills badge badges token tokens lozenge tag tags selection bulk batch between
 `.split(/\s+/).filter(Boolean));
 
 /** The words of a description that must be accounted for on the chosen element or its context. */

@@ -103,7 +103,7 @@ const KIND_ROLES: [RegExp, AriaRole][] = [
   [/^control$/i, 'button'],
 ];
 const CONTAINER_NOUNS = /\s+(?:card|row|item|tile|section|panel|list item|entry|block|form|area|region|column|cell|box|group|post|article|product|line|tab|menu|submenu|table|list|tree|window)\s*$/i;
-const SCREEN_PLACE = /\s+(?:at\s+the\s+(?:very\s+)?(?:end|start|beginning)|(?:at|in|on|to)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower)?[- ]?(?:left|right|top|bottom)?(?:\s*(?:hand\s+)?(?:corner|side|edge|end|part))?(?:\s+of\s+(?:the\s+)?(?:page|screen|window|(?:(?:his|her|its|their|the)\s+)?(?:row|line|title ?bar|card|post|box|header|toolbar)))?|(?:on|in|of)\s+(?:his|her|its|their)\s+(?:row|line|card|post|entry))$/i;
+const SCREEN_PLACE = /\s+(?:at\s+the\s+(?:very\s+)?(?:end|start|beginning)|(?:at|in|on|to)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower)?[- ]?(?:left|right|top|bottom)?(?:\s*(?:hand\s+)?(?:corner|side|edge|end|part))?(?:\s+of\s+(?:the\s+)?(?:page|screen|window|(?:(?:his|her|its|their|the|that|this)\s+)?(?:row|line|title ?bar|card|post|box|header|toolbar)))?|(?:on|in|of)\s+(?:his|her|its|their|that|this)\s+(?:row|line|card|post|entry))$/i;
 // Words about a control's look, not its name ("the red bin icon", "the small up arrow"): read without them last.
 export const LOOK_WORDS = /^(?:(?:floating|dashed|dotted|red|green|blue|yellow|pink|grey|gray|black|white|orange|purple|dark|light|small|big|large|little|tiny|empty|filled|hollow|solid|round|circular|square|crossed-out|outlined|highlighted|bold|bright|pale|switched[- ]off|switched[- ]on|turned[- ]off|turned[- ]on)\s*,?\s+)+(?=\S)/i;
 // "the 'Northwind 2.0' banner", "the 'urgent' tag": the quoted words are the text; the noun after them says what shows it.
@@ -233,6 +233,11 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   s = dropIconGloss(s);
   // "... to switch it off", "... to open it": what the click is for, not which element.
   s = s.replace(/\s+(?:in order\s+)?to\s+(?:switch|turn|toggle|open|close|select|enable|disable|activate|deactivate|expand|collapse|show|hide|remove|delete|save|confirm)\s+(?:it|them|this|that|him|her)\b.*$/i, '').trim() || s;
+  // "the bin icon in the '2 selected' bar above the table": where the bar sits says no name;
+  // the bar is the scope, by what it shows.
+  s = s.replace(/(\s(?:bar|banner|strip|toolbar|header|ribbon|notice))\s+(?:that\s+(?:appears|shows|sits|is)\s+)?(?:(?:just|right|directly)\s+)?(?:above|below|beneath|over|under|on\s+top\s+of|at\s+the\s+(?:top|bottom)\s+of)\s+(?:the\s+)?(?:table|list|grid|board|page|form|rows|results|screen|window)\b/i, '$1');
+  // "the Cheque radio button between Bank transfer and Petty cash": its neighbours say where, not which.
+  if (!isQuoted(s)) s = s.replace(/^(.+?\S)\s+(?:(?:just|right|sitting)\s+)?(?:in\s+)?between\s+(?:the\s+)?[^,]+?\s+and\s+(?:the\s+)?[^,]+$/i, '$1');
   // "the 'I confirm that these expenses…' checkbox": a quote cut short is the start of the name.
   s = s.replace(/([^\s"“‘'])\s*(?:…|\.{3})(["”’'])/gu, '$1$2');
   const spec: DescribedTarget = { phrase: '', role: null };

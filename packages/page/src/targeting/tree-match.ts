@@ -605,6 +605,14 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     spec = { ...spec, scope: undefined };
     if (!pool.length) return { kind: 'none', why: 'no toolbar (a role=toolbar, or a row of three or more icon controls) holds it' };
   }
+  // "the trash icon in the selection bar": the bar a list shows while rows are ticked ("2
+  // selected"), when the page does not show those words itself.
+  if (spec.scope && SELECTION_BAR.test(spec.scope.trim()) && !all.some((f) => labelText(f.node).includes(bare(spec.scope!)))) {
+    const bar = (a: AriaElement) => pieces(a, []).some((p) => /^\d+\s+(?:[\p{L}]+\s+)?selected$/iu.test(bare(p)));
+    pool = pool.filter((f) => f.ancestors.slice(-3).some(bar));
+    spec = { ...spec, scope: undefined };
+    if (!pool.length) return { kind: 'none', why: 'no selection bar (a bar showing "N selected") holds it' };
+  }
   // "the Date box in the empty row": a table's row for a new entry (blank-row.ts), when the
   // page does not show those words itself.
   if (spec.scope && BLANK_ROW_WORDS.test(spec.scope.trim()) && !all.some((f) => bare(labelText(f.node)) === bare(spec.scope!))) {
@@ -800,6 +808,7 @@ function dialogsTitled(all: Flat[], title: string): AriaElement[] {
 // Kinds people tell apart when both sit in one row (a selection checkbox and an Active switch).
 const EXACT_FIRST = new Set(['checkbox', 'switch', 'radio']);
 
+const SELECTION_BAR = /^(?:the\s+)?(?:selection|selected|bulk(?:[- ]actions?)?|batch(?:[- ]actions?)?)\s+(?:bar|toolbar|banner|strip|header|panel)$/i;
 const TOOLBAR_WORDS = /^(?:the\s+)?(?:(?:top|main|editor|formatting|format|icon|button|action|actions)\s+)?(?:tool ?bar|icon ?bar|button ?bar|action ?bar|formatting bar)$/i;
 
 /** Candidates grouped by the element that holds them directly: the runs of like icons, in reading order. */
