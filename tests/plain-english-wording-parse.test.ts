@@ -153,3 +153,22 @@ describe("a row's menu, a rating with nothing named", () => {
     expect(parseRating('Rate 3')).toBeNull();
   });
 });
+
+describe('a purpose done "with" a control', () => {
+  it('clicks, ticks or switches the control after "with"; its pronouns stand for what the purpose names', () => {
+    expect(interpret('Deactivate Lee Chen with the green switch in the Status column of his row')).toMatchObject({ kind: 'uncheck', target: { role: 'switch', scope: 'Lee Chen', column: 'Status' } });
+    expect(interpret('Close the editor with the × at the top right')).toMatchObject({ kind: 'click', target: { phrase: '×' } });
+    expect(interpret('Close the dialog with the × in its top-right corner')).toMatchObject({ kind: 'click', target: { phrase: '×', landmark: 'dialog' } });
+    expect(interpret('Tick off "Call the plumber" with the round checkbox in front of it')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Call the plumber' } });
+    expect(interpret('Mark the e-mail from Noor Haddad as read with the envelope icon in her row')).toMatchObject({ kind: 'click', target: { phrase: 'envelope', scope: 'Noor Haddad' } });
+    expect(interpret('Clear the Milk frother\'s rating with the circular-arrow icon to the right of its stars')).toMatchObject({ kind: 'click', target: { phrase: 'circular-arrow', scope: 'Milk frother' } });
+    expect(interpret('Turn on bold with the B button in the toolbar')).toMatchObject({ kind: 'click', target: { phrase: 'B', role: 'button' } });
+  });
+
+  it('not a control: a value, a tool or a person after "with"', () => {
+    expect(interpret('Fill the Name field with Ada')).not.toMatchObject({ target: { phrase: 'Ada' } });
+    expect(interpret('Sign in with Google')).not.toMatchObject({ kind: 'click', target: { phrase: 'Google' } });
+    expect(interpret('Share the file with the team')).not.toMatchObject({ target: { phrase: 'team' } });
+    expect(interpret('Replace the title with the new one')).not.toMatchObject({ kind: 'click' });
+  });
+});

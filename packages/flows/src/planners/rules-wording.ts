@@ -210,3 +210,44 @@ export function parseReplaceIn(step: string): { old: string; value: string; fiel
   const value = unquoteValue(m[2]);
   return old && value ? { old, value, field: m[3].trim() } : null;
 }
+
+// A control a step names as the means of its purpose: what a person sees on the screen.
+const MEANS_NOUN = /(?:^|\s)(?:button|btn|icon|switch|toggle|checkbox|check ?box|tick ?box|radio(?: button)?|link|arrow|chevron|circle|dot|dots|star|stars|heart|bin|trash(?: can)?|pencil|cross|x|×|✕|ⓧ|\+|−|✓|⋮|⋯|…|glyph|symbol|key|tab|chip|pill|menu|caret|triangle|envelope|bell|cog|gear|ribbon|bookmark)(?=$|\s|[,.])/i;
+// Verbs whose "with" takes a value or a tool of the page's own text, not a control ("Fill X with Y", "Sign in with Google").
+const VALUE_VERBS = /^(?:fill|fill in|replace|type|enter|write|set|change|update|populate|compose|sign in|log in|login|pay|search|reply|answer|respond|start|begin|register|sign up|continue|share)\b/i;
+
+/**
+ * "Deactivate Lee Chen with the green switch in his row", "Close the dialog with the × in its
+ * top-right corner", "Tick off 'Call the plumber' with the round checkbox in front of it": the
+ * control after "with" (or "using", "by clicking") does the purpose before it. Its pronouns
+ * ("his row", "its title bar", "in front of it") stand for what the purpose names. Null when
+ * the words after "with" name no control (a value, a tool, a person).
+ */
+export function parseWithControl(step: string): { verb: string; object: string; control: string } | null {
+  const m = /^(.+?)\s+(?:with|using|via|by (?:clicking|pressing|tapping|ticking|switching|toggling))\s+(the|its|his|her|their|that|a|an|this)\s+(.+)$/i.exec(step.trim());
+  if (!m) return null;
+  const head = m[1].trim();
+  const owned = /^(?:its|his|her|their)$/i.test(m[2]);
+  const tail = m[3].trim();
+  if (VALUE_VERBS.test(head) || !MEANS_NOUN.test(` ${tail.split(/\s+(?:in|on|at|under|next to|beside|of|to the (?:left|right) of|in front of)\s/i)[0]}`)) return null;
+  const verb = /^\S+(?:\s+(?:on|off|out|up))?/i.exec(head)?.[0] ?? '';
+  // What the purpose names: the words after the verb, without an "as ..." ("Mark X as read").
+  let object = head.slice(verb.length).trim().replace(/\s+as\s+.+$/i, '').replace(/^(?:the|a|an)\s+/i, '').trim();
+  object = object.replace(/['’]s\s+\w+$/i, '').replace(/^["“‘']|["”’']$/g, '').trim();
+  const from = /^(?:e-?mail|message|post|row|task|item|card|entry|note)\s+(?:from|by|of|for)\s+(.+)$/i.exec(object);
+  if (from) object = from[1].trim();
+  let control = tail;
+  if (object) {
+    // "in his row", "in its title bar", "at the end of its line", "in front of it", "to the right of its stars".
+    control = control
+      .replace(/\b(?:his|her|its|their)\s+(row|line|card|post|entry|item|e-?mail|message)\b/gi, `${object}'s $1`)
+      .replace(/\b(?:in|on)\s+(?:its|his|her|their)\s+(?:title ?bar|header|top(?:[- ](?:right|left))? corner|corner)\b/gi, `in the ${object}`)
+      .replace(/\b(in front of|next to|beside|before|after|to the (?:left|right) of)\s+it\b/gi, `$1 "${object}"`)
+      // "to the right of its stars": a part of it, so in its row.
+      .replace(/\s+(?:to the (?:left|right) of|next to|beside|after|before|under|above)\s+(?:its|his|her|their)\s+[\w-]+$/i, ` in ${object}'s row`);
+    // "with its green circle": the control is the named thing's own.
+    if (owned && !/\s(?:in|on|of|at|under|for|inside)\s/i.test(` ${control} `)) control = `${control} of "${object}"`;
+  }
+  if (/\b(?:his|her|its|their|it)\b/i.test(control.replace(/["“‘'][^"”’']*["”’']/g, ''))) return null;
+  return { verb: verb.toLowerCase(), object, control: `the ${control}` };
+}

@@ -7,7 +7,7 @@ import { interpretMailStep, runMailStep } from './rules-mail.js';
 import { EMAIL_VAR } from '../tools.js';
 import { countWord, readTimes } from '@ariadne/page';
 import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
-import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, type Side } from './rules-wording.js';
+import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, parseWithControl, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
@@ -389,6 +389,16 @@ function interpretOne(step: string): Intent {
   // "Type 'X'", "Replace it with 'X'": into the field the caret is in.
   const focused = parseFocusedTyping(s);
   if (focused) return { kind: 'type_focused', value: focused.value, replace: focused.replace };
+  // "Deactivate Lee Chen with the green switch in his row", "Close the editor with the × at the
+  // top right": the control named after "with" does what the words before it say.
+  const means = parseWithControl(s);
+  if (means) {
+    const target = parseTarget(means.control);
+    const box = target.role === 'switch' || target.role === 'checkbox';
+    if (box && /^(?:turn on|switch on|activate|enable|tick|tick off|check|select)$/.test(means.verb)) return { kind: 'check', target };
+    if (box && /^(?:turn off|switch off|deactivate|disable|untick|uncheck|deselect)$/.test(means.verb)) return { kind: 'uncheck', target };
+    return { kind: 'click', target };
+  }
   // "Set Role to Admin", "Choose Viewer under Role": as "Role: Admin", whatever the control's kind.
   const setTo = parseSetTo(s);
   if (setTo) return { kind: 'set_field', label: setTo.label, value: setTo.value };

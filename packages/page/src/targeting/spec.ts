@@ -342,7 +342,8 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   }
   // "Buy milk's checkbox".
   const pm = /^(.+?)['’]s\s+(.+)$/i.exec(s);
-  if (pm && !spec.scope && ROLE_NOUNS.test(' ' + pm[2].trim())) {
+  // "What's happening?", "Who's online": a contraction in the name, no one's possession.
+  if (pm && !spec.scope && ROLE_NOUNS.test(' ' + pm[2].trim()) && !/(?:^|\s)(?:the\s+)?(?:what|who|it|that|there|here|where|how|let|he|she)$/i.test(pm[1])) {
     spec.scope = unquote(pm[1].replace(/^(?:the|a|an)\s+/i, ''));
     s = pm[2].trim();
   }
@@ -371,7 +372,9 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   }
   // A kind word before the name: "button OK", "link Home", "the icon trash", "key Enter".
   const lead = LEAD_ROLE.exec(s);
-  if (lead && lead[2].trim()) {
+  // "the link URL field", "the button label box": a kind word at the end is the kind; the first word is part of the name.
+  const kindAtEnd = lead && !QUOTE.test(lead[2]) && /\s(?:field|box|input|text ?box|text ?area|textarea|drop-?down|select|checkbox|switch|toggle)$/i.test(` ${lead[2].trim()}`) && lead[2].trim().split(/\s+/).length > 1;
+  if (lead && lead[2].trim() && !kindAtEnd) {
     const word = lead[1].toLowerCase();
     const rest = lead[2].trim();
     const q = QUOTE.exec(rest);
@@ -520,8 +523,15 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   // A menu path: "Move to > Archive".
   const path = spec.phrase.split(/\s*(?:>|→|›)\s*/).filter(Boolean);
   if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
-  const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
-  if (m && !spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] });
+  const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on|under|below)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
+  if (m) {
+    // "the Cooking checkbox under Interests", "the + next to Documents in the Files tree": the
+    // place the words left in the name, inside the scope already read (if any).
+    const head = m[1].replace(ROLE_NOUNS, '').replace(/\s+(?:folder|node|item|file|section|tab|chip|tag)$/i, '').trim() || m[1];
+    const where = m[2].replace(CONTAINER_NOUNS, '').trim() || m[2];
+    if (!spec.scope) out.push({ ...spec, phrase: m[1], scope: m[2] }, ...(head !== m[1] || where !== m[2] ? [{ ...spec, phrase: head, scope: where }] : []));
+    else if (!spec.within) out.push({ ...spec, phrase: head, scope: where, within: spec.scope });
+  }
   // "the Bug filter chip", "the Returns section": the kind nouns after the name, one by one.
   let kinded = spec.phrase;
   for (let i = 0; i < 3; i++) {

@@ -360,7 +360,7 @@ function rowsShowing(a: AriaElement, scb: string): AriaElement[] {
   const walk = (n: AriaElement) => {
     for (const k of n.children ?? []) {
       if (!isElement(k)) continue;
-      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb || leadsWith(bare(p), scb) || handleIn(p, scb))) out.push(k);
+      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb || bare(p) === `the ${scb}` || leadsWith(bare(p), scb) || handleIn(p, scb))) out.push(k);
       else walk(k);
     }
   };
@@ -401,7 +401,8 @@ function scopedBy(cands: Flat[], scope: string, labelsOnly: boolean, many: boole
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
       const texts = pieces(a, [], labelsOnly);
-      const whole = texts.some((p) => p === sc || bare(p) === scb || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
+      // "the row of The Weekly Digest" read as "Weekly Digest": a name that starts with "The" is still that name.
+      const whole = texts.some((p) => p === sc || bare(p) === scb || bare(p) === `the ${scb}` || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
       const own = whole || texts.some((p) => leadsWith(bare(p), scb) || handleIn(p, scb));
       // The mention is the candidate's own label ("Push notifications" for "the Push notifications
       // switch in Notifications"): not the scope, so the search climbs on to a wider container.
