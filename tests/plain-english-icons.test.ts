@@ -142,6 +142,15 @@ describe('bylines, an svg named by its class, pictures by their place', () => {
     expect(r.log).toBe('like ann_b;bookmark annbergman;follow ann_b;delete omar.h;');
   });
 
+  it('REST: a picture placed by the picture beside it; not when another stands between', async () => {
+    const r = await rest('feed-bylines.html', [{ action: 'click', description: 'the bookmark icon next to the bin in the post by Omar Haddad' }]);
+    expect(r.answers[0].body.error?.message ?? r.answers[0].status).toBe(200);
+    expect(r.log).toBe('bookmark omar.h;');
+    const miss = await rest('feed-bylines.html', [{ action: 'click', description: 'the heart next to the bin in the post by Omar Haddad' }]);
+    expect(miss.answers[0].body.error?.code).toBe('target_not_found');
+    expect(miss.log).toBe('');
+  });
+
   it('must fail: another post\'s picture, a longer name, a handle cut short', async () => {
     // Only Omar's post has a delete: never it for Ann's.
     for (const description of ['the bin icon in the post by Ann Berg', 'the bin icon in the post by @ann_b', 'the heart icon under the post by @ann', 'the heart icon under the post by Ann']) {

@@ -176,6 +176,24 @@ describe('a selection bar, neighbours as places, an option of a closed list', ()
     expect(r.log).toBe('remove Grace Okafor+Lena Voss;export Grace Okafor+Lena Voss;pay cheque;');
   });
 
+  it('REST: a quoted name with the glyph the page draws as an icon; a radio called an option; a row by its text before "expense line"', async () => {
+    const r = await pe.rest('bulk-bar.html', [
+      { action: 'click', description: "'+ Invite member'" },
+      { action: 'click', description: 'Petty cash option for Payment method' },
+    ]);
+    expect(r.answers.map((x) => x.body.error?.message ?? x.status)).toEqual([200, 200]);
+    expect(r.log).toBe('invite;pay petty;');
+    const grid = await pe.rest('grid-inline-edit.html', [
+      { action: 'click', description: 'Edit on the Taxi to client office expense line' },
+      { action: 'click', description: 'Update on the Taxi to client office expense line' },
+    ]);
+    expect(grid.answers.map((x) => x.body.error?.message ?? x.status)).toEqual([200, 200]);
+    expect(grid.log).toBe('update Taxi to client office=23.50;');
+    const none = await pe.rest('bulk-bar.html', [{ action: 'click', description: 'Credit card option for Payment method' }]);
+    expect(none.answers[0].body.error?.code).toBe('target_not_found');
+    expect(none.log).toBe('');
+  });
+
   it('must fail: no bar while nothing is ticked; a bar showing another count', async () => {
     const a = await pe.rest('bulk-bar.html', [{ action: 'click', description: 'the trash icon in the selection bar' }]);
     expect(a.answers[0].body.error?.code).toBe('target_not_found');

@@ -214,7 +214,8 @@ export function parseReplaceIn(step: string): { old: string; value: string; fiel
 // A control a step names as the means of its purpose: what a person sees on the screen.
 const MEANS_NOUN = /(?:^|\s)(?:button|btn|icon|switch|toggle|checkbox|check ?box|tick ?box|radio(?: button)?|link|arrow|chevron|circle|dot|dots|star|stars|heart|bin|trash(?: can)?|pencil|cross|x|×|✕|ⓧ|\+|−|✓|⋮|⋯|…|glyph|symbol|key|tab|chip|pill|menu|caret|triangle|envelope|bell|cog|gear|ribbon|bookmark)(?=$|\s|[,.])/i;
 // Verbs whose "with" takes a value or a tool of the page's own text, not a control ("Fill X with Y", "Sign in with Google").
-const VALUE_VERBS = /^(?:fill|fill in|replace|type|enter|write|set|change|update|populate|compose|sign in|log in|login|pay|search|reply|answer|respond|start|begin|register|sign up|continue|share)\b/i;
+// Nor verbs of an amount or a choice ("Raise Adults from 2 to 4 with the up arrow": clicks until the value shows).
+const VALUE_VERBS = /^(?:fill|fill in|replace|type|enter|write|set|change|update|populate|compose|sign in|log in|login|pay|search|reply|answer|respond|start|begin|register|sign up|continue|share|raise|increase|decrease|lower|increment|decrement|reduce|adjust|move|drag|scroll|rate|give|select|choose|pick|sort|upload|attach|drop)\b/i;
 
 /**
  * "Deactivate Lee Chen with the green switch in his row", "Close the dialog with the × in its

@@ -59,6 +59,8 @@ export interface DescribedTarget {
   whole?: string;
   /** Count inside one run of like icons (a rating's stars); above 1, the run must have that many ("3 out of 5"). */
   run?: number;
+  /** A picture a person placed it by ("the heart next to the bin icon"): a control beside it shows that picture. */
+  nextTo?: string;
 }
 
 export type TargetAction = 'click' | 'fill' | 'type' | 'check' | 'uncheck' | 'select' | 'hover' | 'press' | 'focus' | 'assert' | 'upload' | 'drag' | 'clear' | 'scroll' | 'any';
@@ -331,7 +333,7 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // before a comma is colour; the anchor after it says where.
   s = s.replace(/\s+(?:at|on|in|near)\s+the\s+(?:far\s+|very\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+of\s+(?:the\s+)?[^,"“‘']+,\s*(?=(?:right\s+|just\s+|immediately\s+)?(?:after|before|next to|beside)\s)/i, ' ');
   // Next to some text: "the checkbox next to Buy milk", "the checkbox for Buy milk", "the › arrow right after '1 – 6 of 9'".
-  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|to the (?:left|right) of|at the (?:end|start|beginning) of|((?:right |just |immediately )?(?:after|before))(?=\s+["“‘']))\s+(.+)$/i.exec(s);
+  const nm = /^(.*?)\s+(?:next to|beside|besides|near|by|alongside|for|in front of|(?:to the |just |right |immediately )?(?:left|right) of|at the (?:end|start|beginning) of|((?:right |just |immediately )?(?:after|before))(?=\s+["“‘']))\s+(.+)$/i.exec(s);
   if (nm) nm.splice(2, 1); // the anchor relation's own group out: [all, head, place]
   const anchored = Boolean(nm && /\s(?:right |just |immediately )?(?:after|before)\s+["“‘']/i.test(s.slice(nm[1].length)));
   const head = nm ? nm[1].trim().replace(/^(?:the|a|an)\s+/i, '') : '';
@@ -515,7 +517,12 @@ function scopePart(words: string): string {
 }
 
 function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
-  if (!spec.phrase || spec.quoted) return [];
+  // "'+ Add a card'": the + is often an icon of its own, the name only the words.
+  if (spec.quoted && spec.phrase) {
+    const bareName = spec.phrase.replace(/^[^\p{L}\p{N}"“‘']{1,2}\s*/u, '').replace(/\s*[^\p{L}\p{N}"”’'.!?)]{1,2}$/u, '').trim();
+    return bareName && bareName !== spec.phrase && /[\p{L}\p{N}]/u.test(bareName) ? [{ ...spec, phrase: bareName }] : [];
+  }
+  if (!spec.phrase) return [];
   const out: DescribedTarget[] = [];
   // "the red bin icon" → "bin" (an icon), "the blue + button" → "+".
   const plain = spec.phrase.replace(LOOK_WORDS, '');
@@ -524,6 +531,13 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   const path = spec.phrase.split(/\s*(?:>|→|›)\s*/).filter(Boolean);
   if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
   const m = /^(.+?)\s+(?:for|next to|beside|near|of|by|in|on|under|below)\s+(?:the\s+)?(?:user\s+|row\s+|item\s+)?(.+)$/i.exec(spec.phrase);
+  // "the heart next to the bin icon", "the envelope next to the bin in Noor's row": a picture
+  // placed by the picture beside it (a control, not a text).
+  const pic = /^(.+?)\s+(?:right\s+|just\s+)?(?:next to|beside|besides|by)\s+(?:the\s+|a\s+)?(.+?)(?:\s+(?:icon|button|symbol|glyph))?$/i.exec(spec.phrase);
+  // (Of any role: "icon" in the words hints an image, but people call any pictured control so.)
+  const anyRole = spec.role === 'img' ? null : spec.role;
+  if (pic && isIconWords(pic[1]) && isIconWords(pic[2])) out.push({ ...spec, role: anyRole, phrase: pic[1].replace(/\s+(?:icon|symbol|glyph)$/i, ''), nextTo: pic[2], icon: true });
+  else if (spec.scope && !spec.within && isIconWords(spec.phrase) && isIconWords(spec.scope)) out.push({ ...spec, role: anyRole, scope: undefined, beside: undefined, nextTo: spec.scope, icon: true });
   if (m) {
     // "the Cooking checkbox under Interests", "the + next to Documents in the Files tree": the
     // place the words left in the name, inside the scope already read (if any).
@@ -548,6 +562,10 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   if (!spec.scope && words.length >= 2 && words.length <= 5) {
     for (let k = 1; k < words.length; k++) out.push({ ...spec, scope: words.slice(0, k).join(' '), phrase: words.slice(k).join(' ') });
   }
+  // "in the Taxi to client office expense line": the word before the container noun says what
+  // kind of row it is, not its text (whole texts only: the strict reading).
+  const kindOfRow = spec.scope && !spec.quoted ? /^(.+\S)\s+(?:expense|task|todo|note|order|invoice|file|product|user|member|message|e-?mail|ticket|issue|project|item|entry|line|record|transaction|payment|booking|event)$/i.exec(spec.scope) : null;
+  if (kindOfRow) out.push({ ...spec, scope: kindOfRow[1] });
   // "the empty Cost Centre box to the right of Department": a field's label is its name; where
   // it sits is colour when no container holds both (whole names only: the strict reading).
   // Only a place beside it: "the Employee field in the Mobile app row" is never the form's

@@ -58,6 +58,8 @@ const ROLE_FAMILY: Record<string, string[]> = {
   checkbox: ['checkbox', 'switch', 'menuitemcheckbox'],
   switch: ['switch', 'checkbox'],
   radio: ['radio', 'menuitemradio'],
+  // "the Cheque option for Payment Method", "the Reset password option in the menu": people call any choice an option.
+  option: ['option', 'radio', 'menuitemradio', 'menuitem', 'menuitemcheckbox'],
   button: ['button'],
   link: ['link'],
   menuitem: ['menuitem', 'menuitemcheckbox', 'menuitemradio'],
@@ -509,6 +511,21 @@ export function offered(n: AriaElement): string[] {
   return out;
 }
 
+/**
+ * The controls right before and after this one among the clickable controls of its nearest
+ * box that holds several (a toolbar, a row's actions): a person's "next to".
+ */
+function neighbours(all: Flat[], f: Flat): Flat[] {
+  for (let up = f.ancestors.length - 1; up >= Math.max(0, f.ancestors.length - 3); up--) {
+    const box = f.ancestors[up];
+    const row = all.filter((o) => o.ancestors.includes(box) && isClickableNode(o.node) && !all.some((p) => p !== o && o.ancestors.includes(p.node) && p.ancestors.includes(box) && isClickableNode(p.node)));
+    const i = row.findIndex((o) => o === f || f.ancestors.includes(o.node));
+    if (row.length < 2 || i < 0) continue;
+    return [row[i - 1], row[i + 1]].filter((x): x is Flat => Boolean(x));
+  }
+  return [];
+}
+
 /** An element named by its picture, not by words: no accessible word name (an inferred one, a glyph, none). */
 export function iconLike(f: Flat): boolean {
   return !/[\p{L}\p{N}]/u.test(f.node.name ?? '') || Boolean(f.node.inferredName);
@@ -622,6 +639,12 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     spec = { ...spec, scope: undefined };
     if (!pool.length) return { kind: 'none', why: 'no row for a new entry (fields only, all empty) holds it' };
   }
+  // "the heart next to the bin icon": a control whose neighbour control shows that picture.
+  if (spec.nextTo) {
+    const by = spec.nextTo;
+    pool = pool.filter((f) => neighbours(all, f).some((n) => sameIcon(n.name, by, n.node.inferredFrom) || nameTier(n.name, by, false) === 0));
+    if (!pool.length) return { kind: 'none', why: `nothing of that kind sits next to a "${by}"` };
+  }
   // An icon-only control: no letter or digit in its name (×, 🗑, or none at all).
   if (spec.unnamed) pool = pool.filter((f) => !/[\p{L}\p{N}]/u.test(f.name));
   if (itemKind) pool = all.filter((f) => ITEM_ROLES.has(f.node.role) && !(f.node.children ?? []).some((c) => isElement(c) && c.role === 'columnheader'));
@@ -648,6 +671,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   const why: string[] = [];
   if (spec.landmark) why.push(`inside the ${spec.landmark} landmark`);
   if (spec.within) why.push(`inside the container that shows "${spec.within}"`);
+  if (spec.nextTo) why.push(`next to the "${spec.nextTo}" control`);
 
   // Tiers by name: exact first; an unnamed control's adjacent text counts as its name.
   let tiers: Flat[][];
@@ -680,7 +704,8 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   for (const [ti, tier] of tiers.entries()) {
     if (!tier.length) continue;
     // A derived reading: the whole name, in a container that shows the scope as a whole text.
-    if (spec.strict && ti > 0) break;
+    // An icon reading ("the × delete icon" → "×") matches by picture (tier 2): that is its whole name.
+    if (spec.strict && ti > 0 && !(spec.icon && ti <= 2)) break;
     let cands = tier;
     let scoped: Scoped[] | null = null;
     if (spec.scope) {
