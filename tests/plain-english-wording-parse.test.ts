@@ -172,3 +172,14 @@ describe('a purpose done "with" a control', () => {
     expect(interpret('Replace the title with the new one')).not.toMatchObject({ kind: 'click' });
   });
 });
+
+describe('purposes said with reasons and places', () => {
+  it('drops why a step is done, where an item is listed, and where a notice sits', () => {
+    expect(interpret("Turn off Tom Reyes's account so he is no longer active")).toMatchObject({ kind: 'uncheck', target: { role: 'switch', scope: 'Tom Reyes' } });
+    expect(interpret('Remove Priya Natarajan from the members list')).toMatchObject({ kind: 'remove_item', item: 'Priya Natarajan' });
+    expect(interpret('Delete Invoice 12 from the table')).toMatchObject({ kind: 'remove_item', item: 'Invoice 12' });
+    expect(interpret('Get rid of the two-factor sign-in announcement at the top')).toMatchObject({ kind: 'click', target: { phrase: 'close', scope: 'two-factor sign-in' }, alternatives: expect.arrayContaining([{ phrase: 'close', role: null, icon: true }]) });
+    // A reason is only a clause after the step: "so" inside a name stays.
+    expect(interpret('Click "So long and thanks"')).toMatchObject({ kind: 'click', target: { phrase: 'So long and thanks' } });
+  });
+});

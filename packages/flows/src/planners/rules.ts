@@ -375,6 +375,8 @@ function interpretOne(step: string): Intent {
   // "the date field (mm/dd/yyyy)": the format a person read off the field is not part of its name
   // (the page layer reads the format from the field itself).
   let s = step.trim().replace(/[.!]+$/, '').trim().replace(/\s*\((?:e\.g\.\s*)?(?:[dmyjat]{1,4}[/.\- ]){2}[dmyjat]{2,4}\)/gi, '');
+  // "Turn off Tom's account so he is no longer active": why it is done is not what to do.
+  s = s.replace(/^(\S+(?:\s+\S+){1,})\s+(?:so\s+(?:that\s+)?(?:he|she|it|they|we|i|you|his|her|its|their|the|this|that|nobody|no one)\b|because\b|in order to\b).*$/i, '$1');
   let m: RegExpExecArray | null;
   if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
   // "Confirm", "confirm the removal": the dialog the last action opened (never an assertion).
@@ -451,10 +453,12 @@ function interpretOne(step: string): Intent {
   // "Dismiss the banner", "Close the 'Northwind 2.0' announcement", "Hide the cookie notice":
   // the close control (×, Close, Dismiss) of a notice on the page — in the one that shows the
   // words when some are given, else the only close control there is (several: ambiguous).
-  if ((m = /^(?:close|dismiss|hide)\s+(?:the\s+)?(.*?)\s*\b(banner|bar|notice|notification|alert|message|announcement|toast|tip|callout|info box|flash|strip)$/i.exec(s))) {
+  if ((m = /^(?:close|dismiss|hide|get rid of)\s+(?:the\s+)?(.*?)\s*\b(banner|bar|notice|notification|alert|message|announcement|toast|tip|callout|info box|flash|strip)(?:\s+(?:at|on|in)\s+the\s+(?:very\s+)?(?:top|bottom)(?:\s+of\s+the\s+(?:page|screen))?)?$/i.exec(s))) {
     const words = unquote(m[1].replace(LOOK_WORDS, '').replace(/\s+(?:at|on|in)\s+the\s+(?:top|bottom)(?:\s+of\s+the\s+page)?$/i, '').trim());
     const scope = words && !/^(?:top|bottom|purple|blue|yellow|red|green)$/i.test(words) ? { scope: words } : {};
-    return { kind: 'click', target: { phrase: 'close', role: null, icon: true, ...scope }, alternatives: [{ phrase: 'dismiss', role: null, ...scope }, { phrase: 'close', role: 'button', ...scope }] };
+    // The words a person read off the notice may be only part of its text: then the only close control there is (several: ambiguous).
+    const loose: TargetSpec[] = 'scope' in scope ? [{ phrase: 'close', role: null, icon: true }] : [];
+    return { kind: 'click', target: { phrase: 'close', role: null, icon: true, ...scope }, alternatives: [{ phrase: 'dismiss', role: null, ...scope }, { phrase: 'close', role: 'button', ...scope }, ...loose] };
   }
   if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   // "Open the e-mail from Rochelle Park": the message's own link in the row that shows the name, when no control is named so.
@@ -641,7 +645,8 @@ function interpretOne(step: string): Intent {
   const rating = parseRating(s);
   if (rating) return { kind: 'click', target: rating };
   // "Delete Buy milk", "Remove Pen from the cart": the delete control of that item.
-  if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in)\s+(?:the\s+|my\s+)?(?:list|cart|basket|todos?|items?|inbox))?$/i.exec(s)) && !/^(?:the\s+)?(?:button|btn|link|icon)\b/i.test(m[2])) {
+  // "Remove Priya Natarajan from the members list", "Delete Invoice 12 from the table": where it is listed is colour.
+  if ((m = /^(delete|remove|destroy|trash)\s+(?:the\s+)?(.+?)(?:\s+(?:from|in|off)\s+(?:the\s+|my\s+|our\s+|this\s+)?(?:[\p{L}-]+\s+)?(?:list|cart|basket|todos?|items?|inbox|table|team|group|members|users|board|project|workspace|organi[sz]ation|account|claim|order))?$/iu.exec(s)) && !/^(?:the\s+)?(?:button|btn|link|icon)\b/i.test(m[2])) {
     const item = m[2].replace(/\s+(?:item|row|entry|todo|task|message|email|mail|conversation|thread|note|comment)$/i, '').replace(/^(?:the\s+)?(?:e-?mail|message|mail|post|comment|note|file|entry|item)\s+(?:sent\s+)?(?:from|by|of|for)\s+/i, '').replace(/^(?:the\s+)?(?:row|item|entry|line|record)\s+(?:for|of|with)\s+/i, '').replace(/^(?:user|person|customer)\s+/i, '');
     return { kind: 'remove_item', item: unquote(item), verb: m[1] };
   }
@@ -726,6 +731,8 @@ export function namesOf(intent: Intent): string[] {
  * (tried first: a row's selection box takes the row's text as its name too).
  */
 function settingOf(words: string): { target: TargetSpec; alternatives?: TargetSpec[] } {
+  // "Turn off Tom Reyes's account", "Disable Ann's access": the person's row.
+  words = words.replace(/['’]s?\s+(?:account|access|membership|subscription|user|login|profile)$/i, '');
   const named = parseTarget(words, 'switch');
   if (named.role !== 'switch' || named.scope || named.landmark || named.ordinal || !named.phrase) return { target: named };
   return { target: { phrase: '', role: 'switch', scope: named.phrase }, alternatives: [named] };
