@@ -35,6 +35,11 @@ describe('the iconography vocabulary (pure)', () => {
     expect(parseRating("Give Chris's post 4 stars")).toMatchObject({ phrase: 'star', ordinal: 4, scope: 'Chris', icon: true });
     expect(parseRating('Rate the Espresso machine 3 out of 5')).toMatchObject({ ordinal: 3, run: 5, scope: 'Espresso machine' });
     expect(parseRating('Give Dana a 5')).toBeNull();
+    // The app, the site, the page: the page itself is rated (its one run), not a row named so.
+    const app = parseRating('Give the app a 4 out of 5 rating');
+    expect(app).toMatchObject({ phrase: 'star', ordinal: 4, run: 5 });
+    expect(app?.scope).toBeUndefined();
+    expect(parseRating('Give the Espresso machine a 3 out of 5 rating')).toMatchObject({ ordinal: 3, scope: 'Espresso machine' });
   });
 });
 
@@ -186,6 +191,31 @@ describe('bylines, an svg named by its class, pictures by their place', () => {
       'the ← arrow at the bottom left of the Write release notes card',
     ]) {
       const r = await rest('hand-drawn-cards.html', [{ action: 'click', description }]);
+      expect(`${description}: ${r.answers[0].body.error?.code ?? r.answers[0].status}`).toBe(`${description}: target_not_found`);
+      expect(r.log).toBe('');
+    }
+  });
+});
+
+// image-buttons.html: image buttons named only by their files (`<input type="image"
+// src="img/btn_delete.gif">`, `<img src="img/calendar.png">`), a CSS background icon of its own
+// file, and a sprite cut from one sheet, which names nothing.
+describe('pictures named by their files', () => {
+  it('REST: the calendar beside a box, a row\'s delete image button, the add image, a CSS background icon', async () => {
+    const r = await rest('image-buttons.html', [
+      { action: 'click', description: 'the calendar icon next to the Claim Date box' },
+      { action: 'click', description: "the delete button in the Hotel - 2 nights row" },
+      { action: 'click', description: 'the green + at the end of the new row' },
+      { action: 'click', description: 'the printer icon' },
+    ]);
+    expect(r.answers.map((x) => x.body.error?.message ?? x.status)).toEqual([200, 200, 200, 200]);
+    expect(r.log).toBe('calendar;delete Hotel - 2 nights;add;print;');
+    expect(r.answers[0].body.target.why).toMatch(/from its file/);
+  });
+
+  it('must fail: a sprite names nothing; a picture no file names', async () => {
+    for (const description of ['the star icon', 'the heart icon', 'the bin icon in the Parking row']) {
+      const r = await rest('image-buttons.html', [{ action: 'click', description }]);
       expect(`${description}: ${r.answers[0].body.error?.code ?? r.answers[0].status}`).toBe(`${description}: target_not_found`);
       expect(r.log).toBe('');
     }

@@ -54,6 +54,10 @@ describe('"<verb> <object>": the control whose icon or name is the verb, by the 
     ]);
     expect(messages(r)).toBe('');
     expect(r.log).toBe('copy invite;copy key;copy invite;pin hiring;download march;print february;disconnect github;assign privacy;share offsite;');
+    // A qualifier the page does not show before the words it does ("live" API key, "our" invite link).
+    const q = await plan('verbs-settings.html', ['Copy the live API key', 'Copy our team invite link']);
+    expect(messages(q)).toBe('');
+    expect(q.log).toBe('copy key;copy invite;');
   });
 
   it('must fail: no text by that name; a row whose only controls mean something else; a named control of another purpose', async () => {
@@ -61,6 +65,10 @@ describe('"<verb> <object>": the control whose icon or name is the verb, by the 
     expect(failed(a).length).toBe(1);
     expect(messages(a)).toMatch(/copy.*webhook URL.*none sits by text/i);
     expect(a.log).toBe('');
+    // Only a leading qualifier is dropped, and two words must remain: "the old webhook URL" is still no text there.
+    const a2 = await plan('verbs-settings.html', ['Copy the old webhook URL']);
+    expect(failed(a2).length).toBe(1);
+    expect(a2.log).toBe('');
     // "Review budget" has only a delete: its delete is never the assign control.
     const b = await plan('verbs-settings.html', ["Assign 'Review budget'"]);
     expect(failed(b).length).toBe(1);

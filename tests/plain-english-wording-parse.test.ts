@@ -183,3 +183,11 @@ describe('purposes said with reasons and places', () => {
     expect(interpret('Click "So long and thanks"')).toMatchObject({ kind: 'click', target: { phrase: 'So long and thanks' } });
   });
 });
+
+describe('the pager by what it shows', () => {
+  it('"Show the remaining members on the next page of the list" is the next page; a page of a document is not', () => {
+    expect(interpret('Show the remaining members on the next page of the list')).toMatchObject({ kind: 'paginate', which: 'next' });
+    expect(interpret('See older messages on the previous page')).toMatchObject({ kind: 'paginate', which: 'previous' });
+    expect(interpret('Show the summary on the next page of the report')).not.toMatchObject({ kind: 'paginate' });
+  });
+});

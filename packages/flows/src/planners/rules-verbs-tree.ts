@@ -117,6 +117,17 @@ export function controlForVerbObject(tree: AriaNode[], verb: string, object: str
     const score = nearness(c, words);
     if (score !== null) cands.push({ c, tier, score });
   }
+  // "Copy the team invite link": a qualifier the page does not show before the words it does
+  // ("Invite link"). Dropped only when two words or more remain, all read by one such control.
+  if (!cands.length && words.length >= 3) {
+    const fewer = words.slice(1);
+    for (const c of all) {
+      const tier = purposeOf(c, verb, fewer);
+      if (!tier || (nameOnly && tier < 2)) continue;
+      const score = nearness(c, fewer);
+      if (score !== null) cands.push({ c, tier, score });
+    }
+  }
   if (!cands.length) {
     return { ok: false, code: 'target_not_found', message: purposeful
       ? `${what}: ${purposeful} control(s) on the page ${nameOnly ? 'are named' : 'mean'} "${verb}", but none sits by text reading "${object}"; nothing was clicked.`

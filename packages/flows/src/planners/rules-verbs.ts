@@ -73,6 +73,8 @@ export function parsePagination(step: string): PageWhich | null {
     return w === 'prev' ? 'previous' : w === 'final' ? 'last' : (w as PageWhich);
   }
   if ((m = new RegExp(String.raw`${lead}page\s+(\d{1,4})(?:\s+of\s+(?:the\s+)?results)?$`, 'i').exec(s))) return Number(m[1]);
+  // "Show the remaining members on the next page of the list", "See more results on the next page".
+  if ((m = /^(?:show|see|view|list|display|browse|look at)\s+(?:the\s+)?(?:remaining|other|rest\s+of\s+the|more|further|older|newer)\s+[\p{L} ]{1,30}?\s+(?:on|in)\s+the\s+(next|previous)\s+page(?:\s+of\s+(?:the\s+)?(?:list|table|results))?$/iu.exec(s))) return m[1].toLowerCase() as PageWhich;
   return null;
 }
 

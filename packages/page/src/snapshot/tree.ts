@@ -10,7 +10,7 @@ export interface AriaElement {
   name?: string;
   /** A name a person reads, for an element whose accessible name is empty (surface pass). */
   inferredName?: string;
-  /** Where inferredName came from: aria-label, title, alt, svg-title, ligature, shape, icon (a known icon set's picture, by fingerprint), class, data, testid, label, text, column (the column header of a switch or of a field alone in a table cell). */
+  /** Where inferredName came from: aria-label, title, alt, svg-title, ligature, shape, icon (a known icon set's picture, by fingerprint), class, data, file (an image's or CSS background's file name), testid, label, text, column (the column header of a switch or of a field alone in a table cell). */
   inferredFrom?: string;
   /** A field's kind: multiline (textarea) or an input type (date, password, email...). */
   kind?: string;

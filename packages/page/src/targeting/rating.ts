@@ -23,12 +23,16 @@ function unitPhrase(u: string | undefined): string {
 }
 
 function cleanScope(s: string): string {
-  return s.trim()
+  const t = s.trim()
     .replace(/^(?:the|a|an)\s+/i, '')
+    // "Give the app a 4 out of 5 rating": the article before the count is no part of the name.
+    .replace(/\s+(?:a|an)$/i, '')
     .replace(/['’]s?\s+(?:post|row|card|item|entry|review|product|listing|comment|answer|photo|line)$/i, '')
     .replace(/\s+(?:post|row|card|item|entry|review|product|listing)$/i, '')
     .replace(/^["“‘']|["”’']$/g, '')
     .trim();
+  // "the app", "the site", "this page": the page itself is rated, not a row or card of it.
+  return /^(?:app|site|website|web ?site|page|this page|service|shop|store|us|it|this|them)$/i.test(t) ? '' : t;
 }
 
 /**

@@ -2,7 +2,7 @@
 // icon-only control, a field labelled only by text beside it). Pure DOM reads, no layout
 // writes. Bundled with surface.ts into surface.generated.ts (scripts/build-bridge.mjs).
 
-export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'icon' | 'class' | 'id' | 'data' | 'testid' | 'label' | 'column' | 'text';
+export type InferredFrom = 'aria-label' | 'title' | 'alt' | 'svg-title' | 'ligature' | 'shape' | 'icon' | 'class' | 'file' | 'id' | 'data' | 'testid' | 'label' | 'column' | 'text';
 export interface Inferred { name: string; from: InferredFrom }
 
 import { generatedReason } from './generated-ids.js';
@@ -109,6 +109,20 @@ function svgName(el: Element): string | null {
   return id ? iconWord(id) ?? null : null;
 }
 
+// File names that name a sheet or a placeholder, not a picture.
+const SHEET_FILE = /^(?:icons?|sprites?|glyphs?|images?|img|toolbar|ui|bg|background|blank|spacer|pixel|transparent|clear|dot|shim|s|x|1x1|logo)$/i;
+
+/** "images/btn_delete.gif" → delete; "/i/calendar-16.png?v=3" → calendar; a data: URL or a hash → null. */
+function fileWord(url: string): string | null {
+  if (/^data:/i.test(url)) return null;
+  const base = decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() ?? '').replace(/\.(?:gif|png|jpe?g|svg|webp|bmp|ico)$/i, '');
+  // Sizes and states around the name ("calendar-16", "delete_over", "ico-add-sm") go.
+  const t = base.replace(/(?:^|[-_.])(?:\d+(?:x\d+)?|sm|lg|small|large|big|on|off|over|hover|active|normal|hi|lo|2x|3x)(?=$|[-_.])/gi, '').replace(/^(?:icons?|ico|img|image|btn|button|b|i)[-_.]+/i, '').replace(/[-_.]+(?:icons?|ico|img|image|btn|button)$/i, '');
+  if (!t || SHEET_FILE.test(t) || !readable(t.replace(/[-_.]+/g, ' '))) return null;
+  const w = iconWord(t);
+  return w && w.replace(/\s/g, '').length > 2 ? w : null;
+}
+
 function classWord(el: Element): string | null {
   const raw = (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
   // A bare token that prefixes others is a namespace ("act act-edit", "fa fa-star"): drop it there.
@@ -201,6 +215,23 @@ export function iconName(el: Element): Inferred | null {
       const w = v ? iconWord(v) : null;
       if (w) return { name: clip(w), from: 'data' };
     }
+  }
+  // The picture's own file, on pages of the image-button era: `<img src="images/calendar.gif">`,
+  // `<input type="image" src="btn_delete.png">`, or a CSS background of its own (not a sprite).
+  for (const e of all) {
+    const tag = e.localName;
+    const src = tag === 'img' || (tag === 'input' && (e as HTMLInputElement).type === 'image') ? e.getAttribute('src') : null;
+    const w = src ? fileWord(src) : null;
+    if (w) return { name: clip(w), from: 'file' };
+  }
+  for (const e of all.slice(0, 3)) {
+    if (e.localName === 'svg' || e.localName === 'path') continue;
+    const cs = getComputedStyle(e);
+    const url = /^url\(["']?([^"')]+)["']?\)$/.exec(cs.backgroundImage)?.[1];
+    // A sprite shows part of a sheet (a position other than the start): its file names the sheet, not the picture.
+    if (!url || (cs.backgroundPosition !== '0% 0%' && cs.backgroundPosition !== '50% 50%' && !/^(?:0px 0px|center|center center)$/.test(cs.backgroundPosition))) continue;
+    const w = fileWord(url);
+    if (w) return { name: clip(w), from: 'file' };
   }
   const own = idName(el, all);
   if (own) return { name: clip(own.name), from: own.from };

@@ -334,6 +334,12 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       const v = norm(opt?.label || opt?.textContent);
       if (v) e.value = v;
     }
+    // An image button with no text of its own is named "Submit" by the browser: its file says what it does.
+    if (tag === 'input' && (el as HTMLInputElement).type.toLowerCase() === 'image' && !['alt', 'aria-label', 'aria-labelledby', 'title', 'value'].some((a) => (el.getAttribute(a) ?? '').trim())) {
+      const got = iconName(el);
+      if (got && n.ref) edit(n.ref, { inferredName: got.name, inferredFrom: got.from, dropName: true });
+      return;
+    }
     const named = !!n.name || (tag === 'input' && /^(button|submit|reset|image)$/i.test((el as HTMLInputElement).type));
     if (!named && (tag === 'input' || tag === 'select' || tag === 'textarea' || el.getAttribute('contenteditable') !== null || n.role === 'textbox')) {
       if (!(tag === 'input' && /^(button|submit|reset|image|file)$/i.test((el as HTMLInputElement).type))) {
