@@ -115,7 +115,10 @@ const SHEET_FILE = /^(?:icons?|sprites?|glyphs?|images?|img|toolbar|ui|bg|backgr
 /** "images/btn_delete.gif" → delete; "/i/calendar-16.png?v=3" → calendar; a data: URL or a hash → null. */
 function fileWord(url: string): string | null {
   if (/^data:/i.test(url)) return null;
-  const base = decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() ?? '').replace(/\.(?:gif|png|jpe?g|svg|webp|bmp|ico)$/i, '');
+  // A bare % ("100%off.png") is no escape: decodeURIComponent would throw and take the whole pass with it.
+  let file = url.split(/[?#]/)[0].split('/').pop() ?? '';
+  try { file = decodeURIComponent(file); } catch { /* read as written */ }
+  const base = file.replace(/\.(?:gif|png|jpe?g|svg|webp|bmp|ico)$/i, '');
   // Sizes and states around the name ("calendar-16", "delete_over", "ico-add-sm") go.
   const t = base.replace(/(?:^|[-_.])(?:\d+(?:x\d+)?|sm|lg|small|large|big|on|off|over|hover|active|normal|hi|lo|2x|3x)(?=$|[-_.])/gi, '').replace(/^(?:icons?|ico|img|image|btn|button|b|i)[-_.]+/i, '').replace(/[-_.]+(?:icons?|ico|img|image|btn|button)$/i, '');
   if (!t || SHEET_FILE.test(t) || !readable(t.replace(/[-_.]+/g, ' '))) return null;
