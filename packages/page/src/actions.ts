@@ -1,4 +1,3 @@
-import { indexRefs } from './snapshot/tree.js';
 import { readDrawnSelectState, selectDrawn } from './surface/select.js';
 import { quietly } from './quiet.js';
 import { inertClick, looksClickable } from './effect/inert.js';
@@ -259,7 +258,7 @@ export async function performAction(state: PageState, body: ActionBody, ctx: Act
       });
     }
   }
-  if (shown && target) state.refsAtLastTarget = { epoch: epochBefore, refs: new Set(indexRefs(shown.tree).keys()) };
+  if (shown && target) state.shownAtLastAction = shown;
   const outcome: ActionOutcome = {
     ok: true,
     action: body.action,

@@ -144,8 +144,8 @@ export class PageState extends EventEmitter<PageEvents> {
   /** Refs handed out, with the epoch they belong to (bounded). */
   private readonly issuedRefs = new Map<string, number>();
   lastSnapshot: SnapshotRecord | null = null;
-  /** The refs of the page as the last action acted on it (actions.ts): what a later step sees as new (targeting/locate.ts). */
-  refsAtLastTarget: { epoch: number; refs: Set<string> } | null = null;
+  /** The snapshot the last action acted on (actions.ts): what a later step sees as new is not in it (targeting/locate.ts). */
+  shownAtLastAction: SnapshotRecord | null = null;
   /** The title served with the latest snapshot view (see snapshotView: reused while nothing changes). */
   titleRead: TitleRead | null = null;
   dialog: Dialog | null = null;

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { AppError } from '@ariadne/schema';
 import type { PageState } from '../page-state.js';
-import type { AriaNode } from '../snapshot/tree.js';
+import { indexRefs, type AriaNode } from '../snapshot/tree.js';
 import { derivedReadings, describeSpec, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { waitForDomChange } from '../settle.js';
 import { flattenTree, landmarkRoles, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
@@ -51,6 +51,8 @@ export interface Located {
   static?: boolean;
   /** An unread picture picked by its place (place.ts): its picture words cannot be on it. */
   placed?: boolean;
+  /** Found by another reading of the words (spec.ts derivedReadings), which may leave a glyph out ("'+ Add a card'"). */
+  derived?: boolean;
 }
 
 export interface LocateOptions {
@@ -403,8 +405,6 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
     const tree = await takeTree(state);
     lastTree = tree;
     const flat = flattenTree(tree);
-    // What the page showed when the previous action acted (actions.ts): what is new since then.
-    const before = state.refsAtLastTarget?.epoch === state.navEpoch ? state.refsAtLastTarget.refs : null;
     // A field's kind is not in the tree: read it for the fields, only when the words name one.
     if (specs.some((x) => x.kind)) await probeKinds(page, flat);
     // Once something was opened to find it, only the exact target counts (never a near match).
@@ -442,11 +442,7 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
           if (rival) throw ambiguous(opts.description, spec, rivalAmbiguity(m, rival));
           return withRoute(await treeLocated(state, m, spec, opts.code !== false));
         }
-        if (m.kind === 'ambiguous') {
-          const fresh = freshOne(flat, m, before, opts.action);
-          if (fresh) return withRoute(await treeLocated(state, fresh, spec, opts.code !== false));
-          throw ambiguous(opts.description, spec, m);
-        }
+        if (m.kind === 'ambiguous') return withRoute(await treeLocated(state, freshOrThrow(state, flat, m, spec, opts), spec, opts.code !== false));
         // A dialog without ARIA (a floating box with a title and a ×): the matches that sit in one.
         if (spec.landmark === 'dialog' || spec.landmark === 'menu') {
           const d = await inFloatingDialog(page, flat, spec, opts.action);
@@ -463,11 +459,7 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
       if (!spec.role) {
         const m = matchOnTree(flat, spec, opts.action);
         if (m.kind === 'hit') return withRoute(await treeLocated(state, m, spec, opts.code !== false));
-        if (m.kind === 'ambiguous') {
-          const fresh = freshOne(flat, m, before, opts.action);
-          if (fresh) return withRoute(await treeLocated(state, fresh, spec, opts.code !== false));
-          throw ambiguous(opts.description, spec, m);
-        }
+        if (m.kind === 'ambiguous') return withRoute(await treeLocated(state, freshOrThrow(state, flat, m, spec, opts), spec, opts.code !== false));
         misses.push(m.why);
       }
       if (!spec.quoted && /^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u.test(spec.phrase)) {
@@ -485,7 +477,7 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
     for (const spec of opts.action === 'upload' ? [] : specs) {
       for (const alt of [...derivedReadings(spec), ...groupOptionReadings(spec)]) {
         const m = matchOnTree(flat, alt, opts.action);
-        if (m.kind === 'hit') return withRoute(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt, opts.code !== false));
+        if (m.kind === 'hit') return withRoute({ ...(await treeLocated(state, { ...m, why: `${m.why} (read as ${JSON.stringify(alt.phrase)}${alt.scope ? ` near "${alt.scope}"` : ''})` }, alt, opts.code !== false)), derived: true });
       }
     }
     // "the archive icon at the bottom right of the 'X' card" on a page whose icons are drawn by
@@ -626,17 +618,20 @@ export async function locate(state: PageState, specsIn: DescribedTarget[], opts:
 }
 
 /**
- * Two fields fit the words, and one of them appeared since the previous step found its target
+ * Two fields fit the words, and one of them appeared since the previous action acted on the page
  * ("Click Edit in the Hotel row", then "Amount: 289.00" beside the new-line row's Amount): the
- * one that step brought into view is the one meant. Fields only, and only one new.
+ * one that action brought into view is the one meant. Fields only, and only one new; else the
+ * ambiguity stands.
  */
-function freshOne(flat: Flat[], m: Extract<TreeMatch, { kind: 'ambiguous' }>, before: Set<string> | null, action: TargetAction): Extract<TreeMatch, { kind: 'hit' }> | null {
-  if (!before || !['fill', 'type', 'select', 'clear'].includes(action) || m.candidates.length !== m.count) return null;
-  const fresh = m.candidates.filter((c) => c.ref && !before.has(c.ref));
-  if (fresh.length !== 1) return null;
-  const f = flat.find((x) => x.ref === fresh[0].ref);
-  if (!f) return null;
-  return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'fresh', why: `${f.node.role} "${f.name || f.adjacent}", of ${m.count} that fit: the one the previous step brought into view` };
+function freshOrThrow(state: PageState, flat: Flat[], m: Extract<TreeMatch, { kind: 'ambiguous' }>, spec: DescribedTarget, opts: LocateOptions): Extract<TreeMatch, { kind: 'hit' }> {
+  const shown = state.shownAtLastAction;
+  if (shown && shown.epoch === state.navEpoch && ['fill', 'type', 'select', 'clear'].includes(opts.action) && m.candidates.length === m.count) {
+    const before = indexRefs(shown.tree);
+    const fresh = m.candidates.filter((c) => c.ref && !before.has(c.ref));
+    const f = fresh.length === 1 ? flat.find((x) => x.ref === fresh[0].ref) : undefined;
+    if (f) return { kind: 'hit', ref: f.ref, node: f.node, role: f.node.role, name: f.name || f.adjacent, rung: 'fresh', why: `${f.node.role} "${f.name || f.adjacent}", of ${m.count} that fit: the one the previous step brought into view` };
+  }
+  throw ambiguous(opts.description, spec, m);
 }
 
 function ambiguous(description: string, spec: DescribedTarget, m: Extract<TreeMatch, { kind: 'ambiguous' }>): AppError {

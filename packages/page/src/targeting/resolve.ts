@@ -101,8 +101,7 @@ export async function resolveDescription(state: PageState, description: string, 
     const route = [/(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '', /next to the "[^"]+" control/.exec(found.why ?? '')?.[0] ?? ''].join(' ');
     // A picture picked by its place shows nothing a person reads: its picture words are the place's to prove.
     // A glyph a derived reading left out ("'+ Add a card'" read as "Add a card": the + is an icon of its own).
-    const derived = /\(read as "/.test(found.why ?? '');
-    const words = namingWords(dropIconGloss(description)).filter((w) => (!found.placed || !isIconWords(w)) && (!derived || /[\p{L}\p{N}]/u.test(w)));
+    const words = namingWords(dropIconGloss(description)).filter((w) => (!found.placed || !isIconWords(w)) && (!found.derived || /[\p{L}\p{N}]/u.test(w)));
     const missing = await unaccounted(found.locator, words, route, found.name ?? '');
     if (missing.length) {
       throw new AppError('target_not_found', `"${description}": understood ${describeSpec(specs[0]) || 'the words'}; the nearest match (${found.role ?? 'element'}${found.name ? ` "${found.name}"` : ''}) does not show ${missing.map((w) => `"${w}"`).join(', ')}, on it or around it, so it was not used.`, {

@@ -347,6 +347,17 @@ const leadsWith = (p: string, scb: string) => p.length > scb.length && p.startsW
 // A handle ("@noor.h") is a whole text wherever it stands as a word: it names one account.
 const handleIn = (p: string, scb: string) => /^@[\p{L}\p{N}._-]{2,}$/u.test(scb) && new RegExp(`(?:^|[\\s(])${escapeRe(scb)}(?=$|[\\s·•|),])`, 'u').test(p);
 
+/**
+ * How a text piece shows the scope (bare, as compared): 0 as a whole text ("Weekly Digest" also
+ * as "The Weekly Digest"), 1 as a name leading a run of text or a handle in it, -1 not at all.
+ * One test for the scope's container and for the rows beside it, so the two never disagree.
+ */
+function showsScope(p: string, scb: string): number {
+  const b = bare(p);
+  if (b === scb || b === `the ${scb}`) return 0;
+  return leadsWith(b, scb) || handleIn(p, scb) ? 1 : -1;
+}
+
 /** Another row's name: not the scope, but starting with its first word or extending it ("Invoice 123", "Q3 report draft"). */
 function lookalike(p: string, sc: string): boolean {
   if (!p || p === sc || leadsWith(p, sc)) return false;
@@ -362,7 +373,7 @@ function rowsShowing(a: AriaElement, scb: string): AriaElement[] {
   const walk = (n: AriaElement) => {
     for (const k of n.children ?? []) {
       if (!isElement(k)) continue;
-      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => bare(p) === scb || bare(p) === `the ${scb}` || leadsWith(bare(p), scb) || handleIn(p, scb))) out.push(k);
+      if (ITEM_ROLES.has(k.role) && labelText(k).includes(scb) && pieces(k, [], true).some((p) => showsScope(p, scb) >= 0)) out.push(k);
       else walk(k);
     }
   };
@@ -403,9 +414,8 @@ function scopedBy(cands: Flat[], scope: string, labelsOnly: boolean, many: boole
       // A reading the words did not state ("Export Invoice 12" read as "Invoice 12" near
       // "Export"): its scope is a text or a label, never another control's name (a verb dropped).
       const texts = pieces(a, [], labelsOnly);
-      // "the row of The Weekly Digest" read as "Weekly Digest": a name that starts with "The" is still that name.
-      const whole = texts.some((p) => p === sc || bare(p) === scb || bare(p) === `the ${scb}` || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
-      const own = whole || texts.some((p) => leadsWith(bare(p), scb) || handleIn(p, scb));
+      const whole = texts.some((p) => p === sc || showsScope(p, scb) === 0 || withCount(bare(p), scb)) || (!labelsOnly && bare(lineText(a)) === scb);
+      const own = whole || texts.some((p) => showsScope(p, scb) === 1);
       // The mention is the candidate's own label ("Push notifications" for "the Push notifications
       // switch in Notifications"): not the scope, so the search climbs on to a wider container.
       if (!own && ownLabel.length && texts.filter((p) => mentions(bare(p), scb)).every((p) => ownLabel.includes(bare(p)))) continue;
