@@ -56,7 +56,9 @@ describe('a scheduled suite on two nodes', () => {
     // The fixture server is on 127.0.0.1, denied by default once API keys are set.
     EGRESS_ALLOW: '127.0.0.1/32',
   };
-  const TICK_MS = 4000;
+  // The re-scheduled cron's period. Its ticks are told from the first cron's (every 3 s) by
+  // the grid: a first-cron tick on an odd multiple of 3 s is off the 2-second grid.
+  const TICK_MS = 2000;
   const spawn = (id: string) => spawnServer({ env: { ...ENV, REDIS_URL: redis.url, NODE_ID: id }, readyTimeoutMs: 150_000 }).then((n) => {
     nodes.push(n);
     return n;
@@ -78,7 +80,7 @@ describe('a scheduled suite on two nodes', () => {
   };
   /**
    * Every tick appears once: distinct ticks, each of type schedule, each after `since` on
-   * the 4-second grid. Ticks before it may come from the suite's first cron (every 3 s): a
+   * the TICK_MS grid. Ticks before it may come from the suite's first cron (every 3 s): a
    * loaded machine can take longer than one of those ticks to send the re-schedule.
    */
   const checkOnce = (runs: any[], since: number) => {
@@ -111,7 +113,7 @@ describe('a scheduled suite on two nodes', () => {
     const id = created.body.id;
     const patched = await b.api.request('PATCH', `/v1/suites/${id}`, { schedule: { cron: `*/${TICK_MS / 1000} * * * * *`, timezone: 'UTC' } });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body.schedule).toMatchObject({ cron: '*/4 * * * * *', timezone: 'UTC', next: expect.any(String) });
+    expect(patched.body.schedule).toMatchObject({ cron: '*/2 * * * * *', timezone: 'UTC', next: expect.any(String) });
     const patchedAt = Date.now();
 
     const first = await waitUntil(async () => {
@@ -125,7 +127,7 @@ describe('a scheduled suite on two nodes', () => {
     for (const n of [a, b]) expect(n.output()).not.toContain('schedule tick already started');
     const started = [a, b].map((n) => n.output().split('scheduled suite run started').length - 1);
     expect(started[0] + started[1]).toBeGreaterThanOrEqual(first.length);
-    // After the re-schedule, one suite run per 4-second tick: none doubled by the second node.
+    // After the re-schedule, one suite run per 2-second tick: none doubled by the second node.
     const after = ticks.filter((t) => t > patchedAt).sort((x, y) => x - y);
     const span = (after[after.length - 1] - after[0]) / TICK_MS + 1;
     expect(after.length).toBe(span);
