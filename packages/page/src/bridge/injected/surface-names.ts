@@ -321,6 +321,23 @@ function textAfter(node: Node): string | null {
   return null;
 }
 
+/**
+ * A floating label after a text field (Angular Material's legacy form field, Bootstrap's
+ * form-floating): a <label> or <mat-label> as the next element, no control after it in the box.
+ * Only a real label element: plain text after a field is a hint or the next field's label.
+ */
+function floatingLabelAfter(node: Node): string | null {
+  let s = node.nextSibling;
+  while (s && s.nodeType !== 1) { if (s.nodeType === 3 && norm(s.nodeValue)) return null; s = s.nextSibling; }
+  if (!s) return null;
+  const e = s as Element;
+  const label = e.localName === 'label' || e.localName === 'mat-label' ? e : e.querySelector('label, mat-label');
+  if (!label || e.querySelector('input, select, textarea, button')) return null;
+  for (let n = e.nextElementSibling; n; n = n.nextElementSibling) if (CONTROL_TAGS.has(n.localName) || n.querySelector('input, select, textarea, button')) return null;
+  const t = readText(label).replace(/\s*[:*]+\s*$/, '').replace(/^\s*\*\s*/, '');
+  return t && t.length <= 60 && readable(t) && norm(readText(e)) === norm(readText(label)) ? t : null;
+}
+
 /** The column header over a table cell (an HTML table or an ARIA grid), if any. */
 export function columnHeader(cell: Element): string | null {
   if (cell instanceof HTMLTableCellElement) {
@@ -371,7 +388,7 @@ export function fieldLabel(el: Element): Inferred | null {
   const after = el.localName === 'input' && /^(checkbox|radio)$/i.test((el as HTMLInputElement).type);
   let node: Element = el;
   for (let up = 0; up < 4; up++) {
-    const t = after ? textAfter(node) ?? textBefore(node) : textBefore(node);
+    const t = after ? textAfter(node) ?? textBefore(node) : textBefore(node) ?? floatingLabelAfter(node);
     if (t) return { name: clip(t), from: 'label' };
     // Alone in a cell of a table with a header row (an editable grid, a new-line row): the
     // column names the field, the row says which one. Not the cell to its left: that is the
