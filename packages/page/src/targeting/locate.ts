@@ -4,7 +4,7 @@ import type { PageState } from '../page-state.js';
 import { indexRefs, type AriaNode } from '../snapshot/tree.js';
 import { derivedReadings, describeSpec, groupOptionReadings, isStructured, type TargetAction, type DescribedTarget } from './spec.js';
 import { waitForDomChange } from '../settle.js';
-import { flattenTree, landmarkRoles, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
+import { flattenTree, landmarkRoles, titledBy, matchOnTree, nearestCandidates, newItemField, roleFits, wordingsForRefs, type Flat, type TreeMatch } from './tree-match.js';
 import { inDialog, probeKinds } from './probe.js';
 import { fitFor, fitOrListener } from './fit.js';
 import { focusedRival, rivalAmbiguity } from './focus-rival.js';
@@ -53,6 +53,8 @@ export interface Located {
   placed?: boolean;
   /** Found by another reading of the words (spec.ts derivedReadings), which may leave a glyph out ("'+ Add a card'"). */
   derived?: boolean;
+  /** Words a scope stood for that the page need not show (a notice bar, a neighbour picture): the prove stage takes them as shown. */
+  accounted?: string[];
 }
 
 export interface LocateOptions {
@@ -216,7 +218,7 @@ async function treeLocated(state: PageState, m: Extract<TreeMatch, { kind: 'hit'
   }
   const rung = m.rung === 'role' ? `role:${m.role}` : m.rung;
   void spec;
-  return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}), ...(m.static ? { static: true } : {}) };
+  return { locator, ref: m.ref, resolvedBy: `description:${rung}`, ...(code ? { code } : {}), role: m.role, name: m.name, why: m.why, ...(m.group ? { group: true } : {}), ...(m.static ? { static: true } : {}), ...(m.accounted ? { accounted: m.accounted } : {}) };
 }
 
 /** Does the row show the scope as a whole text of its own (a cell, a name), not inside a longer one? */
@@ -675,8 +677,13 @@ function openedName(label: string): string {
 async function inFloatingDialog(page: Page, flat: Flat[], spec: DescribedTarget, action: TargetAction): Promise<Extract<TreeMatch, { kind: 'hit' }> | null> {
   const menu = spec.landmark === 'menu';
   if (flat.some((f) => landmarkRoles(menu ? 'menu' : 'dialog').includes(f.node.role))) return null;
-  const loose = matchOnTree(flat, { ...spec, landmark: undefined }, action, { wordings: false });
-  const refs = loose.kind === 'hit' ? [loose.ref] : loose.kind === 'ambiguous' ? loose.candidates.map((c) => c.ref) : [];
+  let loose = matchOnTree(flat, { ...spec, landmark: undefined }, action, { wordings: false });
+  // "the Email address field in the invite dialog": the title words name the box loosely
+  // ("Invite a teammate"); without them, then only matches in a box whose heading holds them.
+  const title = loose.kind === 'none' && spec.scope ? spec.scope : null;
+  if (title) loose = matchOnTree(flat, { ...spec, landmark: undefined, scope: undefined }, action, { wordings: false });
+  let refs = loose.kind === 'hit' ? [loose.ref] : loose.kind === 'ambiguous' ? loose.candidates.map((c) => c.ref) : [];
+  if (title) refs = refs.filter((ref) => flat.find((x) => x.ref === ref)?.ancestors.slice(1).some((a) => titledBy(a, title)));
   if (!refs.length) return null;
   const inside = await inDialog(page, refs, menu ? 'menu' : 'dialog');
   const keep = refs.filter((_, i) => inside[i]);

@@ -97,8 +97,9 @@ export async function resolveDescription(state: PageState, description: string, 
     const wholeName = row || (spec.phrase && whole.toLowerCase() !== spec.phrase.toLowerCase()) ? whole : undefined;
     const found = await locate(state, specs, { action, waitMs: opts.waitMs, description, ...(wholeName ? { wholeName } : {}) });
     // No silent pick: every word that names something is on the element or around it.
-    // Words the resolver accounted for on the way: a route it opened, a neighbour it placed the target by.
-    const route = [/(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '', /next to the "[^"]+" control/.exec(found.why ?? '')?.[0] ?? ''].join(' ');
+    // Words the resolver accounted for on the way: a route it opened, a neighbour it placed the
+    // target by, a notice bar the words named by what it is.
+    const route = [/(?:revealed by|found after opening) .*$/.exec(found.why ?? '')?.[0] ?? '', ...(found.accounted ?? [])].join(' ');
     // A picture picked by its place shows nothing a person reads: its picture words are the place's to prove.
     // A glyph a derived reading left out ("'+ Add a card'" read as "Add a card": the + is an icon of its own).
     const words = namingWords(dropIconGloss(description)).filter((w) => (!found.placed || !isIconWords(w)) && (!found.derived || /[\p{L}\p{N}]/u.test(w)));

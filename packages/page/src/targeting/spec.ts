@@ -238,6 +238,9 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // "the bin icon in the '2 selected' bar above the table": where the bar sits says no name;
   // the bar is the scope, by what it shows.
   s = s.replace(/(\s(?:bar|banner|strip|toolbar|header|ribbon|notice))\s+(?:that\s+(?:appears|shows|sits|is)\s+)?(?:(?:just|right|directly)\s+)?(?:above|below|beneath|over|under|on\s+top\s+of|at\s+the\s+(?:top|bottom)\s+of)\s+(?:the\s+)?(?:table|list|grid|board|page|form|rows|results|screen|window)\b/i, '$1');
+  // "the next page arrow at the bottom right of the table": a pager or a button sits by the
+  // table, not in it; where it sits beside a table, list or page is colour.
+  s = s.replace(/\s+(?:at|on|in|near|to)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+(?:of|under|below|beneath)\s+(?:the\s+)?(?:table|list|grid|page|screen|window|results|members table|data table)\b,?/i, '');
   // "the Cheque radio button between Bank transfer and Petty cash": its neighbours say where, not which.
   if (!isQuoted(s)) s = s.replace(/^(.+?\S)\s+(?:(?:just|right|sitting)\s+)?(?:in\s+)?between\s+(?:the\s+)?[^,]+?\s+and\s+(?:the\s+)?[^,]+$/i, '$1');
   // "the 'I confirm that these expenses…' checkbox": a quote cut short is the start of the name.
@@ -313,7 +316,7 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // switch or checkbox "under Status" is in that column, below its header, so not these).
   const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|radio|field|box|icon|tab|drop-?down|select|list|menu|(?:card|tile|chip|option)(?=\s+under\b)))\s+(?:in|on|inside|within|(?<=(?:card|tile|chip|option|radio button|radio)\s+)under)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
   if (afterKind && !isQuoted(s) && !/["“‘']/.test(afterKind[2])) s = `${afterKind[1]} in the ${afterKind[2]}`;
-  const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of)\s+(?=["“‘']))(.+)$/i.exec(s);
+  const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of|under|below|beneath)\s+(?=["“‘']))(.+)$/i.exec(s);
   if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
     const inner = sm[2].trim();
     const role = landmarkRole(inner.replace(/\s+(?:bar|menu|area|section|region)$/i, ''));
@@ -512,7 +515,7 @@ const PART_NOUNS = /\s+(?:tag|chip|label|badge|pill|bar|banner|strip|column|lane
 
 /** A part of a nested scope as the text the page shows: no article, colour, kind noun or quotes. */
 function scopePart(words: string): string {
-  const t = words.trim().replace(/^(?:the|a|an)\s+/i, '').replace(LOOK_WORDS, '').replace(CONTAINER_NOUNS, '').replace(PART_NOUNS, '').trim();
+  const t = words.trim().replace(/^(?:the|a|an)\s+/i, '').replace(/^(?:row|line|card|entry|post|item|record|message)\s+(?:of|for|by|from)\s+(?:the\s+)?/i, '').replace(LOOK_WORDS, '').replace(CONTAINER_NOUNS, '').replace(PART_NOUNS, '').trim();
   return t.replace(/^["“‘']+|["”’']+$/g, '').trim();
 }
 
@@ -527,6 +530,15 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   // "the red bin icon" → "bin" (an icon), "the blue + button" → "+".
   const plain = spec.phrase.replace(LOOK_WORDS, '');
   if (plain !== spec.phrase) out.push({ ...spec, phrase: plain }, ...derivedLoose({ ...spec, phrase: plain }));
+  // "the × close button", "+ Add a card": a glyph and the words for it. The glyph alone when the
+  // words gloss it (close, delete, add), and the words alone (the glyph is often an icon of its own).
+  const lead = /^([^\p{L}\p{N}\s"“‘'(]{1,2})\s+(\p{L}.*)$/u.exec(spec.phrase);
+  const trail = /^(\p{L}.*?)\s+([^\p{L}\p{N}\s"”’')]{1,2})$/u.exec(spec.phrase);
+  const [glyph, gloss] = lead ? [lead[1], lead[2]] : trail ? [trail[2], trail[1]] : ['', ''];
+  if (glyph && !/[>→›]/.test(glyph)) {
+    if (gloss.split(/\s+/).length <= 2 && isIconWords(gloss)) out.push({ ...spec, phrase: glyph });
+    out.push({ ...spec, phrase: gloss });
+  }
   // A menu path: "Move to > Archive".
   const path = spec.phrase.split(/\s*(?:>|→|›)\s*/).filter(Boolean);
   if (path.length > 1) out.push({ ...spec, phrase: path[path.length - 1], scope: path[path.length - 2] }, { ...spec, phrase: path[path.length - 1] });
@@ -558,6 +570,10 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   // scope's name; the words before it are the name.
   const last = /^(.+?)\s+([\p{L}-]+)$/u.exec(kinded);
   if (last && spec.scope && singular(last[2]) === singular(spec.scope)) out.push({ ...spec, phrase: last[1] });
+  // "the Team plan card", "the Express shipping option": a word for what kind of choice it is,
+  // which the page shows as the group's heading rather than on the choice (the prove stage
+  // still wants it on the page around the choice).
+  else if (last && !spec.scope && CHOICE_KINDS.test(last[2]) && (kinded !== spec.phrase || /^(?:plan|tier|package|subscription)s?$/i.test(last[2]))) out.push({ ...spec, phrase: last[1] });
   const words = spec.phrase.split(/\s+/);
   if (!spec.scope && words.length >= 2 && words.length <= 5) {
     for (let k = 1; k < words.length; k++) out.push({ ...spec, scope: words.slice(0, k).join(' '), phrase: words.slice(k).join(' ') });
@@ -574,6 +590,7 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   return out;
 }
 
+const CHOICE_KINDS = /^(?:plans?|tiers?|packages?|subscriptions?|levels?|sizes?|colou?rs?|themes?|modes?|methods?|speeds?|shipping|delivery|options?)$/i;
 const singular = (w: string) => w.trim().toLowerCase().replace(/(?:e?s)$/, '');
 
 /**

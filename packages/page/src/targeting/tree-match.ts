@@ -2,6 +2,7 @@ import { displayName, isElement, type AriaElement, type AriaNode } from '../snap
 import type { TargetAction, DescribedTarget } from './spec.js';
 import { CROSS_GLYPHS, isIconWords, sameIcon } from './iconography.js';
 import { BLANK_ROW_WORDS, isBlankRow } from './blank-row.js';
+import { NOTICE_WORDS, noticeBarOf } from './notice-bar.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
 // and filtered by what the action can act on. Pure: unit-tested on plain trees.
@@ -39,7 +40,7 @@ export interface TreeCandidate {
 }
 
 export type TreeMatch =
-  | { kind: 'hit'; ref: string; node: AriaElement; role: string; name: string; rung: string; why: string; group?: boolean; static?: boolean }
+  | { kind: 'hit'; ref: string; node: AriaElement; role: string; name: string; rung: string; why: string; group?: boolean; static?: boolean; accounted?: string[] }
   | { kind: 'ambiguous'; candidates: TreeCandidate[]; count: number; why: string }
   | { kind: 'none'; why: string };
 
@@ -216,7 +217,10 @@ export function flattenTree(tree: AriaNode[]): Flat[] {
         // A named checkbox too keeps the text beside it: used only when its name is one every
         // row repeats (a web-components to-do's "Toggle Todo"), see sharedName below.
         // A clickable box without a name (a plan card, a tile) goes by its heading: "the Team card".
-        const adjacent = !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : !name && !CLICKABLE.has(n.role) && isClickableNode(n) ? headingOf(n) ?? '' : '';
+        // A control drawn as a card (a radio card, a plan tile as a button) shows its name
+        // inside: its heading or first line ("Team" over "$12 / month"), not the text beside it.
+        const title = !name && !EDITABLE.has(n.role) && isClickableNode(n) && (n.children ?? []).some(isElement) ? headingOf(n) ?? firstText(n) : null;
+        const adjacent = title ? title : !name && UNNAMED_LABELLED.has(n.role) ? adjacentText(nodes, i, n.role, up) : name && EDITABLE.has(n.role) ? textBefore(nodes, i) : name && CHECKABLE.has(n.role) ? adjacentText(nodes, i, n.role, up) : !name && !CLICKABLE.has(n.role) && isClickableNode(n) ? headingOf(n) ?? '' : '';
         const kind = n.kind;
         out.push({ node: n, ref: n.ref, ancestors, index: out.length, name, adjacent, ...(kind ? { kind } : {}) });
       }
@@ -594,6 +598,9 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   // Words that name an icon by its picture or purpose ("the ⋯ button", "the bin"): any control
   // showing that icon, a link drawn as an icon button too (people call any icon a button).
   const pictured = Boolean(spec.phrase) && !spec.quoted && isIconWords(spec.phrase);
+  // Words a scope of this match stood for without the page showing them ("announcement" for a
+  // notice bar, "bin" for the neighbour a picture was placed by): the prove stage takes them as shown.
+  const accounted: string[] = [];
   let pool = all.filter((f) => {
     if (opts.only && !opts.only(f)) return false;
     if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
@@ -641,6 +648,16 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
     spec = { ...spec, scope: undefined };
     if (!pool.length) return { kind: 'none', why: 'no selection bar (a bar showing "N selected") holds it' };
   }
+  // "the × at the right end of the purple announcement bar": a notice bar of the page, when the
+  // page does not show those words itself; one bar only (two: say which by its words).
+  if (spec.scope && NOTICE_WORDS.test(spec.scope.trim()) && !all.some((f) => labelText(f.node).includes(bare(spec.scope!)))) {
+    const bars = new Set<AriaElement>();
+    pool = pool.filter((f) => { const bar = noticeBarOf(f.ancestors); if (bar) bars.add(bar); return Boolean(bar); });
+    accounted.push(spec.scope);
+    spec = { ...spec, scope: undefined };
+    if (!pool.length) return { kind: 'none', why: 'no notice bar (a strip of the page with a sentence and one to three controls) holds it' };
+    if (bars.size > 1) return { kind: 'none', why: `${bars.size} notice bars on the page; say which by its words` };
+  }
   // "the Date box in the empty row": a table's row for a new entry (blank-row.ts), when the
   // page does not show those words itself.
   if (spec.scope && BLANK_ROW_WORDS.test(spec.scope.trim()) && !all.some((f) => bare(labelText(f.node)) === bare(spec.scope!))) {
@@ -652,6 +669,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   // "the heart next to the bin icon": a control whose neighbour control shows that picture.
   if (spec.nextTo) {
     const by = spec.nextTo;
+    accounted.push(by);
     pool = pool.filter((f) => neighbours(all, f).some((n) => sameIcon(n.name, by, n.node.inferredFrom) || nameTier(n.name, by, false) === 0));
     if (!pool.length) return { kind: 'none', why: `nothing of that kind sits next to a "${by}"` };
   }
@@ -682,6 +700,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   if (spec.landmark) why.push(`inside the ${spec.landmark} landmark`);
   if (spec.within) why.push(`inside the container that shows "${spec.within}"`);
   if (spec.nextTo) why.push(`next to the "${spec.nextTo}" control`);
+  if (accounted.length && !spec.nextTo) why.push(`in the notice bar (read as "${accounted[0]}")`);
 
   // Tiers by name: exact first; an unnamed control's adjacent text counts as its name.
   let tiers: Flat[][];
@@ -775,7 +794,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
           ? `the only ${spec.role ?? action + 'able element'}${spec.scope ? ` in the container that mentions "${spec.scope}"` : ''}`
           : `${hit.node.role} whose ${rung === 'role' ? 'name' : rung === 'inferred-name' ? `${pictured ? 'inferred' : 'icon'} name ("${hit.name}", from its ${hit.node.inferredFrom ?? 'icon text'})` : 'adjacent text'} ${rung === 'inferred-name' && norm(hit.name) !== norm(spec.phrase) ? 'means' : ti === 0 ? 'is' : 'contains'} "${spec.phrase}"${spec.scope ? `, in the container that mentions "${spec.scope}"` : ''}`,
       );
-      return { kind: 'hit', ref: hit.ref, node: hit.node, role: hit.node.role, name: hit.name || hit.adjacent, rung: spec.scope ? 'scope' : spec.landmark ? 'landmark' : spec.ordinal ? 'ordinal' : rung, why: why.join('; ') };
+      return { kind: 'hit', ref: hit.ref, node: hit.node, role: hit.node.role, name: hit.name || hit.adjacent, rung: spec.scope ? 'scope' : spec.landmark ? 'landmark' : spec.ordinal ? 'ordinal' : rung, why: why.join('; '), ...(accounted.length ? { accounted } : {}) };
     }
     return { kind: 'ambiguous', count: cands.length, why: `${cands.length} elements match ${describe(spec)}`, candidates: cands.slice(0, 10).map((c) => candidate(all, c, cands, spec, action, opts)) };
   }
@@ -832,13 +851,16 @@ const stem = (w: string) => w.toLowerCase().slice(0, 5);
 
 /** The open dialogs whose name or heading holds every word of the title (by stem). */
 function dialogsTitled(all: Flat[], title: string): AriaElement[] {
-  const want = title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem);
-  if (!want.length) return [];
   const dialogs = all.filter((f) => landmarkRoles('dialog').includes(f.node.role)).map((f) => f.node);
-  return dialogs.filter((d) => {
-    const have = `${d.name ?? ''} ${headingOf(d) ?? ''}`.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
-    return want.every((w) => have.includes(w));
-  });
+  return dialogs.filter((d) => titledBy(d, title));
+}
+
+/** Does a box's name or first heading hold every word of the title the words gave it ("the invite dialog": "Invite a teammate")? */
+export function titledBy(box: AriaElement, title: string): boolean {
+  const want = title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem);
+  if (!want.length) return false;
+  const have = `${box.name ?? ''} ${headingOf(box) ?? ''}`.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
+  return want.every((w) => have.includes(w));
 }
 
 // Kinds people tell apart when both sit in one row (a selection checkbox and an Active switch).

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { parseDescription, derivedReadings } from '@ariadne/page';
+import { failedSteps, usePlainEnglish } from './helpers/plain-english.js';
+
+// Pages pasted from UI kits, as they ship without the ARIA their docs show: Tailwind UI blocks
+// (a purple announcement banner with a bare SVG ×, Headless UI switches all named "Use setting",
+// radio cards whose name is their content, a row of bare heroicon stars under a heading) and an
+// Angular Material admin page (chips removed by a "cancel" ligature, a paginator of bare SVG
+// chevrons beside the table, an invite dialog in the cdk overlay with floating labels after
+// their fields). People name these by what they see: the card's title, the bar by what it is,
+// the dialog by a word of its title, the field by the label floating over it.
+
+const pe = usePlainEnglish('kits');
+const TAILWIND = 'tailwind-ui.html';
+const MATERIAL = 'mat-members.html';
+
+describe('UI kits: the parse', () => {
+  it('reads a quoted heading after "under" as the scope, a place beside a table as colour, a glyph and its gloss both ways', () => {
+    expect(parseDescription('the fourth star under "How are we doing?"')).toMatchObject({ phrase: 'star', ordinal: 4, scope: 'How are we doing?' });
+    expect(parseDescription('the next page arrow (›) at the bottom right of the table')).toMatchObject({ phrase: 'next page arrow' });
+    expect(parseDescription('the next page arrow (›) at the bottom right of the table').scope).toBeUndefined();
+    // The glyph alone when the words gloss it; the words alone either way; never the + of "+ Add a card" alone.
+    const gloss = (d: string) => derivedReadings(parseDescription(d)).map((r) => r.phrase);
+    expect(gloss('the × close button')).toEqual(expect.arrayContaining(['×', 'close']));
+    expect(gloss('+ Add a card')).toContain('Add a card');
+    expect(gloss('+ Add a card')).not.toContain('+');
+    // "in the row of X" is X's row in a nested scope.
+    expect(derivedReadings(parseDescription('the ⓧ on the contractor tag in the row of Omar Farouk'))).toEqual(expect.arrayContaining([expect.objectContaining({ phrase: 'ⓧ', scope: 'contractor', within: 'Omar Farouk' })]));
+  });
+});
+
+describe('UI kits: Tailwind UI blocks', () => {
+  it('REST: a radio card by its title, a star under its heading, the × of the announcement bar', async () => {
+    const r = await pe.rest(TAILWIND, [
+      { action: 'click', description: 'the Team plan card under Plan' },
+      { action: 'click', description: 'the Business card' },
+      { action: 'click', description: 'the fourth star under "How are we doing?"' },
+      { action: 'check', description: 'the Weekly digest switch in Notifications' },
+      { action: 'click', description: 'the × close button at the right end of the purple announcement bar' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200, 200, 200, 200]);
+    expect(r.log).toBe('plan Team;plan Business;rated 4;digest on;banner dismissed;');
+    expect(r.answers[4].body.target.why).toContain('notice bar');
+  });
+
+  it('REST must-fail: a card the group does not have, a sixth star, a bar that is gone, a cookie banner on a page without one', async () => {
+    const absent = await pe.rest(TAILWIND, [{ action: 'click', description: 'the Enterprise plan card under Plan' }]);
+    expect(absent.answers[0].status).not.toBe(200);
+    const sixth = await pe.rest(TAILWIND, [{ action: 'click', description: 'the sixth star under "How are we doing?"' }]);
+    expect(sixth.answers[0].status).not.toBe(200);
+    const gone = await pe.rest(TAILWIND, [
+      { action: 'click', description: 'the × close button at the right end of the purple announcement bar' },
+      { action: 'click', description: 'the close button in the cookie banner' },
+    ]);
+    expect(gone.answers.map((a) => a.status)).toEqual([200, 409]);
+    expect(gone.answers[1].body.error.message).toContain('notice bar');
+    expect([absent.log, sixth.log, gone.log]).toEqual(['', '', 'banner dismissed;']);
+  });
+
+  it('plans: the same through the rules planner', async () => {
+    const r = await pe.plan(TAILWIND, [
+      'Dismiss the purple announcement bar',
+      'Turn on the Weekly digest switch',
+      'Choose the Team plan card',
+      'Click the fourth star under "How are we doing?"',
+    ]);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('banner dismissed;digest on;plan Team;rated 4;');
+  });
+});
+
+describe('UI kits: an Angular Material admin page', () => {
+  it('REST: a chip\'s remove icon in a row, the pager arrow beside the table, the invite dialog\'s floating-label fields', async () => {
+    const r = await pe.rest(MATERIAL, [
+      { action: 'click', description: "the remove (x) icon on the 'contractor' chip in Lena Vogel's row" },
+      { action: 'click', description: 'the ⓧ on the contractor tag in the row of Omar Farouk' },
+      { action: 'click', description: 'the next page arrow (›) at the bottom right of the table' },
+      { action: 'click', description: 'Invite member' },
+      { action: 'fill', description: 'the Email address field in the invite dialog', value: 'sam@acme.io' },
+      { action: 'select', description: 'the Role field in the invite dialog', value: 'Viewer' },
+      { action: 'click', description: 'Send invite' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error ?? a.body.target?.why))).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    expect(r.log).toBe('untag Lena Vogel contractor;untag Omar Farouk contractor;page 2;role=Viewer;invite sam@acme.io Viewer;');
+  });
+
+  it('REST must-fail: a chip the row does not have, a dialog by another title', async () => {
+    const chip = await pe.rest(MATERIAL, [{ action: 'click', description: 'the x on the lead chip in the row of Tom Reyes' }]);
+    expect(chip.answers[0].status).not.toBe(200);
+    const other = await pe.rest(MATERIAL, [{ action: 'click', description: 'Invite member' }, { action: 'fill', description: 'the Email address field in the billing dialog', value: 'x' }]);
+    expect(other.answers[1].status).not.toBe(200);
+    expect([chip.log, other.log]).toEqual(['', '']);
+  });
+
+  it('plans: the invite through the rules planner', async () => {
+    const r = await pe.plan(MATERIAL, [
+      'Click Invite member',
+      'Enter sam@acme.io in the Email address field of the invite dialog',
+      'Choose Viewer as the Role',
+      'Click Send invite',
+    ]);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('role=Viewer;invite sam@acme.io Viewer;');
+  });
+});
