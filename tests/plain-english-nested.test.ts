@@ -87,6 +87,20 @@ describe('a control by what a screenshot shows of it', () => {
     expect(parseDescription("the 'I confirm that these expenses…' checkbox")).toMatchObject({ phrase: 'I confirm that these expenses', quoted: true, role: 'checkbox' });
   });
 
+  it('REST: an option as a person reads it off the list ("Berlin" for "Europe/Berlin", any case); a part two options share is refused', async () => {
+    const a = await pe.rest(SEEN, [
+      { action: 'select', description: 'Timezone', value: 'Berlin' },
+      { action: 'select', description: 'Department', value: 'finance' },
+    ]);
+    expect(a.answers.map((x) => x.status), JSON.stringify(a.answers.map((x) => x.body.error))).toEqual([200, 200]);
+    expect(a.answers[0].body.result.read).toEqual([{ from: 'Berlin', chose: 'Europe/Berlin' }]);
+    expect(a.log).toBe('tz=Europe/Berlin;dept=Finance;');
+    const both = await pe.rest(SEEN, [{ action: 'select', description: 'Timezone', value: 'Europe' }]);
+    expect(both.answers[0].status).toBe(422);
+    expect(both.answers[0].body.error.message).toContain('/Berlin');
+    expect(both.log).toBe('');
+  });
+
   it('REST: a list by the value it shows and its label; two lists showing the same value need the label', async () => {
     const a = await pe.rest(SEEN, [{ action: 'select', description: 'the select showing Europe/London under Timezone', value: 'Europe/Berlin' }]);
     expect(a.answers[0].status, JSON.stringify(a.answers[0].body)).toBe(200);

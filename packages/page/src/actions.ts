@@ -387,19 +387,24 @@ async function execute(state: PageState, body: ActionBody, target: ResolvedTarge
       if (!native) return selectAria(page, loc, values, timeout);
       // An option that is not there fails at once with the ones that are (selectOption would wait out its timeout).
       const present = await loc.evaluate((el) => [...(el as HTMLSelectElement).options].map((o) => ({ label: o.label.trim(), value: o.value })), undefined, { timeout }).catch(() => null);
+      let read: { from: string; chose: string }[] = [];
       if (present) {
-        const missing = values.filter((v) => !present.some((o) => (body.by !== 'value' && o.label === v.trim()) || (body.by !== 'label' && o.value === v)));
+        const exact = (v: string) => present.some((o) => (body.by !== 'value' && o.label === v.trim()) || (body.by !== 'label' && o.value === v));
+        // A value as a person reads it off the list: "Berlin" for "Europe/Berlin", "germany" for "Germany".
+        if (body.by !== 'value') read = values.filter((v) => !exact(v)).map((v) => ({ from: v, chose: optionAsRead(present.map((o) => o.label), v) ?? '' })).filter((r) => r.chose);
+        const missing = values.filter((v) => !exact(v) && !read.some((r) => r.from === v));
         if (missing.length) throw new AppError('action_failed', `No option ${missing.map((m) => JSON.stringify(m)).join(', ')} to choose; the options are: ${present.slice(0, 15).map((o) => JSON.stringify(o.label)).join(', ')}.`, { missing, options: present.slice(0, 30).map((o) => o.label) });
       }
-      const opts = body.by === 'label' ? values.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
+      const chosen = read.length ? values.map((v) => read.find((r) => r.from === v)?.chose ?? v) : values;
+      const opts = body.by === 'label' || read.length ? chosen.map((label) => ({ label })) : body.by === 'value' ? values.map((value) => ({ value })) : values;
       const selected = await loc.selectOption(opts as never, { timeout });
       // The choice read back once the page's change handlers ran: a page may undo it.
       await page.waitForTimeout(0);
       const now = await loc.evaluate((el) => [...(el as HTMLSelectElement).selectedOptions].map((o) => ({ label: o.label.trim(), value: o.value })), undefined, { timeout: 2000 }).catch(() => null);
       if (now && selected.some((v) => !now.some((o) => o.value === v))) {
-        throw new AppError('select_failed', `Chose ${values.map((v) => JSON.stringify(v)).join(', ')}, but the select now shows ${now.length ? now.map((o) => JSON.stringify(o.label)).join(', ') : 'nothing'}: the page changed it back.`, { expected: values, observed: now.map((o) => o.label) });
+        throw new AppError('select_failed', `Chose ${chosen.map((v) => JSON.stringify(v)).join(', ')}, but the select now shows ${now.length ? now.map((o) => JSON.stringify(o.label)).join(', ') : 'nothing'}: the page changed it back.`, { expected: chosen, observed: now.map((o) => o.label) });
       }
-      return { selected, ...(now ? { showing: now.map((o) => o.label) } : {}) };
+      return { selected, ...(now ? { showing: now.map((o) => o.label) } : {}), ...(read.length ? { read } : {}) };
     }
     case 'check':
     case 'uncheck':
@@ -804,4 +809,19 @@ async function stepTo(page: Page, loc: Locator, plan: Extract<FillPlan, { kind: 
   }
   await Promise.all([steppers?.up.dispose(), steppers?.down.dispose()]).catch(() => {});
   return { stepped: presses, from: showNumber(plan.from), value: showNumber(current), ...(plan.note ? { read: plan.note } : {}) };
+}
+
+/**
+ * The one option a value names as a person reads the list: the same words in any case, or a
+ * whole part of it ("Berlin" in "Europe/Berlin", "GB" in "United Kingdom (GB)"). Two options
+ * that fit, or none: null (the caller lists the options).
+ */
+export function optionAsRead(labels: string[], value: string): string | null {
+  const v = value.trim().toLowerCase();
+  if (!v) return null;
+  const same = labels.filter((l) => l.trim().toLowerCase() === v);
+  if (same.length) return same.length === 1 ? same[0] : null;
+  const parts = (l: string) => l.toLowerCase().split(/\s*[/(),|–—]\s*|\s+-\s+/).map((p) => p.trim()).filter(Boolean);
+  const fits = labels.filter((l) => parts(l).includes(v));
+  return fits.length === 1 ? fits[0] : null;
 }
