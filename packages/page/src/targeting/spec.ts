@@ -241,6 +241,8 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // "the next page arrow at the bottom right of the table": a pager or a button sits by the
   // table, not in it; where it sits beside a table, list or page is colour.
   s = s.replace(/\s+(?:at|on|in|near|to)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+(?:of|under|below|beneath)\s+(?:the\s+)?(?:table|list|grid|page|screen|window|results|members table|data table)\b,?/i, '');
+  // "the Team card in the middle of the Plan section": the middle of a container is in it.
+  s = s.replace(/\s(?:in|at)\s+the\s+(?:very\s+)?(?:middle|centre|center)\s+of\s+(?=\S)/i, ' in ');
   // "the Cheque radio button between Bank transfer and Petty cash": its neighbours say where, not which.
   if (!isQuoted(s)) s = s.replace(/^(.+?\S)\s+(?:(?:just|right|sitting)\s+)?(?:in\s+)?between\s+(?:the\s+)?[^,]+?\s+and\s+(?:the\s+)?[^,]+$/i, '$1');
   // "the 'I confirm that these expenses…' checkbox": a quote cut short is the start of the name.

@@ -401,6 +401,15 @@ export function applyScope(cands: Flat[], scope: string, labelsOnly = false, man
     const detail = norm(aside[2]);
     return scopedBy(cands, aside[1], labelsOnly, many).filter((x) => x.container && subtreeText(x.container).includes(detail));
   }
+  // "the 'Weekly digest — A summary of your projects every Monday' row": two lines of a row as
+  // read off a screenshot, joined by a dash. The first is the scope, the rest must be in it too.
+  const lines = /^(.+?\S)\s+[—–-]\s+(\S.+)$/.exec(scope.trim());
+  if (lines) {
+    const asIs = scopedBy(cands, scope, labelsOnly, many);
+    if (asIs.length) return asIs;
+    const rest = norm(lines[2]);
+    return scopedBy(cands, lines[1], labelsOnly, many).filter((x) => x.container && subtreeText(x.container).includes(rest));
+  }
   return scopedBy(cands, scope, labelsOnly, many);
 }
 
