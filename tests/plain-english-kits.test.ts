@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDescription, derivedReadings } from '@ariadne/page';
+import { interpret } from '@ariadne/flows';
 import { failedSteps, usePlainEnglish } from './helpers/plain-english.js';
 
 // Pages pasted from UI kits, as they ship without the ARIA their docs show: Tailwind UI blocks
@@ -24,6 +25,10 @@ describe('UI kits: the parse', () => {
     expect(gloss('the × close button')).toEqual(expect.arrayContaining(['×', 'close']));
     expect(gloss('+ Add a card')).toContain('Add a card');
     expect(gloss('+ Add a card')).not.toContain('+');
+    // The middle of a container is in it; a quoted menu item keeps its "in"; "both" is no value.
+    expect(parseDescription('the Team card ($12 / user / month) in the middle of the Plan section')).toMatchObject({ scope: 'Plan' });
+    expect(interpret("Choose 'Archive all cards in this list' from the menu")).toMatchObject({ kind: 'click', target: { phrase: 'Archive all cards in this list', landmark: 'menu' } });
+    expect(interpret('Tick both Grace Okafor and Omar Farouk')).toMatchObject({ kind: 'choose', values: ['Grace Okafor', 'Omar Farouk'], tick: true });
     // "in the row of X" is X's row in a nested scope.
     expect(derivedReadings(parseDescription('the ⓧ on the contractor tag in the row of Omar Farouk'))).toEqual(expect.arrayContaining([expect.objectContaining({ phrase: 'ⓧ', scope: 'contractor', within: 'Omar Farouk' })]));
   });
@@ -55,6 +60,15 @@ describe('UI kits: Tailwind UI blocks', () => {
     expect(gone.answers.map((a) => a.status)).toEqual([200, 409]);
     expect(gone.answers[1].body.error.message).toContain('notice bar');
     expect([absent.log, sixth.log, gone.log]).toEqual(['', '', 'banner dismissed;']);
+  });
+
+  it('REST: a row by its two lines as read off a screenshot, joined by a dash; a second line it does not show is refused', async () => {
+    const r = await pe.rest('switches-tailwind.html', [{ action: 'click', description: "the grey switch at the right of the 'Weekly digest — A summary of your projects every Monday' row in Notifications" }]);
+    expect(r.answers[0].status, JSON.stringify(r.answers[0].body.error)).toBe(200);
+    expect(r.log).toBe('digest on;');
+    const wrong = await pe.rest('switches-tailwind.html', [{ action: 'click', description: "the switch in the 'Email alerts — Get a text whenever someone mentions you' row" }]);
+    expect(wrong.answers[0].status).not.toBe(200);
+    expect(wrong.log).toBe('');
   });
 
   it('plans: the same through the rules planner', async () => {
@@ -101,5 +115,51 @@ describe('UI kits: an Angular Material admin page', () => {
     ]);
     expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
     expect(r.log).toBe('role=Viewer;invite sam@acme.io Viewer;');
+  });
+});
+
+describe('a choice named by its value in a sentence of purpose', () => {
+  const FORM = 'purpose-values.html';
+  const one = async (step: string) => {
+    const r = await pe.plan(FORM, [step]);
+    return { failed: failedSteps(r).map((s) => s.error?.message ?? ''), log: r.log };
+  };
+
+  it('plans: the one radio, the one list offering the value, the field whose label the value follows', async () => {
+    const got = [
+      await one('I want to be paid by cheque'),
+      await one('Charge this claim to the Finance department'),
+      await one('Book the claim against cost centre 4410'),
+      // Two lists offer Germany: the label the words also say decides.
+      await one('Set my home office to Germany'),
+    ];
+    expect(got.map((g) => g.failed.join(' '))).toEqual(['', '', '', '']);
+    expect(got.map((g) => g.log)).toEqual(['pay=cheque;', 'dept=Finance;', 'cc=4410;', 'office=Germany;']);
+  });
+
+  it('plans must-fail: a value nothing offers, a value two lists offer with neither label said, a list\'s prompt', async () => {
+    const got = [await one('I want to be paid in bitcoin'), await one('It all happened in Germany'), await one('Leave it at select')];
+    for (const g of got) expect(g.failed.join(' ')).toMatch(/not interpret|no list|choices fit/);
+    expect(got.map((g) => g.log)).toEqual(['', '', '']);
+    expect(got[1].failed[0]).toMatch(/2 choices fit/);
+  });
+});
+
+describe('what the last step opened', () => {
+  it('plans: text typed into the box that opens (the one with the caret), an item picked in the list that opens', async () => {
+    const r = await pe.plan('board-lists.html', ["Click '+ Add a card' at the bottom of the Review list", "Type 'Check Spanish translations' in the box that opens", 'Click Add card']);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('add Review;card Review: Check Spanish translations;');
+    const menu = await pe.plan('overlays-columns.html', ["Click the three vertical dots at the far right of Lena Vogel's row", 'Pick Reset password in the menu that opens']);
+    expect(failedSteps(menu), JSON.stringify(menu.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(menu.log).toBe('reset password Lena Vogel;');
+  });
+
+  it('plans must-fail: a box that opens when nothing has the caret, an item no open list shows', async () => {
+    const box = await pe.plan('board-lists.html', ["Type 'Nothing' in the box that opens"]);
+    expect(failedSteps(box)).toHaveLength(1);
+    const menu = await pe.plan('overlays-columns.html', ["Click the three vertical dots at the far right of Lena Vogel's row", 'Pick Archive member in the menu that opens']);
+    expect(failedSteps(menu)).toHaveLength(1);
+    expect([box.log, menu.log]).toEqual(['', '']);
   });
 });

@@ -68,6 +68,12 @@ export function parseFocusedTyping(step: string): { value: string; replace: bool
     const v = valueOnly(m[1]);
     return v === null ? null : { value: v, replace: true };
   }
+  // "Type 'Check Spanish translations' in the box that opens": the field the last step opened
+  // is the one with the caret (an editor, a composer); nothing focused is a clear failure.
+  if ((m = /^(?:type|enter|input|write|put)\s+(.+?)\s+(?:in|into)\s+(?:the\s+)?(?:new\s+)?(?:box|field|input|text ?box|text ?area|textarea|editor)\s+(?:that|which)\s+(?:just\s+)?(?:opens|opened|appears|appeared|shows|showed up|comes up|came up|pops up|popped up)$/i.exec(s))) {
+    const v = valueOnly(m[1]);
+    if (v !== null) return { value: v, replace: false };
+  }
   if ((m = /^(?:type|enter|input|write)\s+(?:in\s+)?(.+)$/i.exec(s))) {
     const v = valueOnly(m[1]);
     return v === null ? null : { value: v, replace: false };

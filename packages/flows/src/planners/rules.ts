@@ -11,6 +11,7 @@ import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parse
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
+import { choiceInSentence } from './rules-by-value.js';
 
 // The offline planner (the default): deterministic, no API key. It only turns sentences
 // into intents — go to, click, type X into Y, select, check, press, mark X as done, add X,
@@ -498,7 +499,8 @@ function interpretOne(step: string): Intent {
     const bare = m[2].replace(/"[^"]*"|“[^”]*”/g, ' ');
     // Values only: no kind of control, no place ("Choose Canada as the country", "Select the row for ...").
     const plain = !ROLE_NOUNS_ANY.test(bare) && !/\s(?:as|in|from|for|into|on|next to|beside|of|to)\s/i.test(` ${bare} `) && !/^(?:the|all|everything)\b/i.test(bare.trim());
-    const values = splitList(m[2]).map((v) => unquote(v)).filter(Boolean);
+    // "Tick both A and B", "Select all of A, B and C": the count word is no part of the first value.
+    const values = splitList(m[2].replace(/^(?:both|each of|all of|all three of|the two)\s+(?=\S)/i, '')).map((v) => unquote(v)).filter(Boolean);
     if (plain && values.length && (values.length > 1 || !tick)) return { kind: 'choose', values, list, ...(tick ? { tick } : {}) };
   }
   if ((m = /^add\s+(?:the\s+|a\s+|an\s+|one\s+)?(.+?)\s+to\s+(?:the\s+|my\s+)?(?:cart|basket|bag)$/i.exec(s))) {
@@ -591,7 +593,12 @@ function interpretOne(step: string): Intent {
     if (n && n <= 20 && click.kind === 'click') return { kind: 'sequence', parts: Array.from({ length: n }, (_, i) => ({ text: `${verb} ${what} (${i + 1} of ${n})`, intent: click })) };
   }
   // "Choose Export from the File menu": a menu item, with the menu as the route to it.
-  if ((m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|on)\s+(?:the\s+)?(.+?\s+(?:menu|submenu|context menu))$/i.exec(s))) {
+  // "Pick Mia Kovacs in the list that opens": the item of the list or menu the last step opened.
+  if ((m = /^(?:pick|choose|select|click|tap)\s+(.+?)\s+(?:in|from|on)\s+(?:the\s+)?(?:list|menu|drop-?down|dropdown|panel|pop-?up|options|choices)\s+(?:that|which)\s+(?:just\s+)?(?:opens|opened|appears|appeared|shows|showed up|pops up|popped up|comes up|came up)$/i.exec(s))) {
+    return { kind: 'click', target: { ...parseTarget(m[1]), landmark: 'menu' } };
+  }
+  // A quoted item is one name: "Choose 'Archive all cards in this list' from the menu".
+  if ((m = /^(?:pick|choose|select|click)\s+(["“‘'][^"“”‘’]+["”’']|.+?)\s+(?:from|in|on)\s+(?:the\s+)?(.+?\s+(?:menu|submenu|context menu))$/i.exec(s))) {
     const path = m[1].split(/\s*(?:>|→|›)\s*/).filter(Boolean);
     // "Choose Reset password from the menu", "... from the row menu": no menu's name, so the
     // menu that is open (the page layer reads it as the menu landmark), never a text "the menu".
@@ -923,6 +930,17 @@ export class RulesPlanner implements Planner {
           const r = await verbObjectRef(tools, role, lead[1].toLowerCase(), objectText(lead[2]), true);
           if (r.ok) return act({ action: 'click', ref: r.ref }, { ...ask, part: ask.part ?? `${lead[1].toLowerCase()} "${objectText(lead[2])}": ${r.why}` });
           tried = ` Read as "<verb> <object>": ${r.message}`;
+        }
+        // "I want to be paid by cheque", "Charge this claim to the Finance department": the one
+        // choice on the page that the words name by its value.
+        if (!isAssertionStep(words)) {
+          const c = choiceInSentence((await tools.snapshot(role)).tree, words);
+          if (c.ok) {
+            const part = ask.part ?? `${c.kind === 'fill' ? `fill "${c.label}" with` : 'choose'} "${c.value}"${c.kind !== 'fill' && c.label && c.label !== c.value ? ` in "${c.label}"` : ''} (the one choice on the page these words name)`;
+            const body: FlowAction = c.kind === 'select' ? { action: 'select', ref: c.ref, value: c.value } : c.kind === 'radio' ? { action: 'check', ref: c.ref } : { action: 'fill', ref: c.ref, value: c.value };
+            return act(body, { ...ask, part });
+          }
+          tried += ` Read as a value to choose: ${c.why}.`;
         }
         await tools.fail(role, ask, {
           code: 'step_not_understood',
