@@ -111,6 +111,8 @@ export async function unaccounted(locator: Locator, words: string[], also = '', 
       if (t.length > 600) break;
       add(t);
       attrs(a);
+      // A row being edited shows its text in fields ("Hotel - 2 nights" in the Description box).
+      for (const f of [...a.querySelectorAll('input:not([type=hidden]):not([type=password]), textarea')].slice(0, 12)) add((f as HTMLInputElement).value);
       // A field's label beside it, a row's heading.
       for (const s of [a.previousElementSibling, a.nextElementSibling]) if (s && (s.textContent ?? '').length <= 80) add(textOf(s));
     }
