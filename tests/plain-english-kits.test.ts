@@ -83,6 +83,37 @@ describe('UI kits: Tailwind UI blocks', () => {
   });
 });
 
+describe('read off a screenshot', () => {
+  it('the parse: a star beside a quoted text, "the 4-star rating star", "left of" is no container', () => {
+    expect(parseDescription("the 4-star rating star next to 'Not rated yet'")).toMatchObject({ phrase: 'star', ordinal: 4, scope: 'Not rated yet', beside: true });
+    expect(parseDescription('the checkbox left of the confirmation sentence')).toMatchObject({ phrase: '', role: 'checkbox', scope: 'confirmation sentence', beside: true });
+  });
+
+  it('REST: the Nth star beside a quoted text; a star the run does not have is refused', async () => {
+    const r = await pe.rest(TAILWIND, [{ action: 'click', description: "the 4-star rating star next to 'Not rated yet'" }]);
+    expect(r.answers[0].status, JSON.stringify(r.answers[0].body.error)).toBe(200);
+    expect(r.log).toBe('rated 4;');
+    const seventh = await pe.rest(TAILWIND, [{ action: 'click', description: "the 7th star next to 'Not rated yet'" }]);
+    expect(seventh.answers[0].status).not.toBe(200);
+    expect(seventh.log).toBe('');
+  });
+
+  it('REST: a row in edit mode by the text its fields now hold; another row\'s text is refused', async () => {
+    const r = await pe.rest('grid-edit-values.html', [
+      { action: 'click', description: 'the Edit link in the Hotel - 2 nights row' },
+      { action: 'fill', description: 'the amount box in the Hotel - 2 nights row', value: '289.00' },
+      { action: 'click', description: 'Update' },
+    ]);
+    expect(r.answers.map((a) => a.status), JSON.stringify(r.answers.map((a) => a.body.error))).toEqual([200, 200, 200]);
+    expect(r.log).toBe('update Hotel - 2 nights 289.00;');
+    const taxi = await pe.rest('grid-edit-values.html', [
+      { action: 'click', description: 'the Edit link in the Hotel - 2 nights row' },
+      { action: 'fill', description: 'the amount box in the Taxi to client office row', value: '1.00' },
+    ]);
+    expect(taxi.answers[1].status).not.toBe(200);
+  });
+});
+
 describe('UI kits: an Angular Material admin page', () => {
   it('REST: a chip\'s remove icon in a row, the pager arrow beside the table, the invite dialog\'s floating-label fields', async () => {
     const r = await pe.rest(MATERIAL, [

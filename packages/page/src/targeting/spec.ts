@@ -241,6 +241,8 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // "the next page arrow at the bottom right of the table": a pager or a button sits by the
   // table, not in it; where it sits beside a table, list or page is colour.
   s = s.replace(/\s+(?:at|on|in|near|to)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+(?:of|under|below|beneath)\s+(?:the\s+)?(?:table|list|grid|page|screen|window|results|members table|data table)\b,?/i, '');
+  // "the 4-star rating star", "the 3-star button": the Nth star of a rating.
+  s = s.replace(/\b(\d|one|two|three|four|five)[- ]star\s+(?:rating\s+)?(?:star|button|icon|option)\b/i, (_all, n: string) => `${({ one: '1', two: '2', three: '3', four: '4', five: '5' } as Record<string, string>)[n.toLowerCase()] ?? n}${['1', 'one'].includes(n.toLowerCase()) ? 'st' : ['2', 'two'].includes(n.toLowerCase()) ? 'nd' : ['3', 'three'].includes(n.toLowerCase()) ? 'rd' : 'th'} star`);
   // "the Team card in the middle of the Plan section": the middle of a container is in it.
   s = s.replace(/\s(?:in|at)\s+the\s+(?:very\s+)?(?:middle|centre|center)\s+of\s+(?=\S)/i, ' in ');
   // "the Cheque radio button between Bank transfer and Petty cash": its neighbours say where, not which.
@@ -319,7 +321,9 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   const afterKind = /^(.+?\s(?:button|link|switch|toggle|checkbox|check box|radio button|radio|field|box|icon|tab|drop-?down|select|list|menu|(?:card|tile|chip|option)(?=\s+under\b)))\s+(?:in|on|inside|within|(?<=(?:card|tile|chip|option|radio button|radio)\s+)under)\s+(?!the\s|a\s|an\s|front\s+of\b|between\b)(\S.*)$/i.exec(s);
   if (afterKind && !isQuoted(s) && !/["“‘']/.test(afterKind[2])) s = `${afterKind[1]} in the ${afterKind[2]}`;
   const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of|under|below|beneath)\s+(?=["“‘']))(.+)$/i.exec(s);
-  if (sm && sm[1].trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
+  // "the checkbox left of the confirmation sentence": "left of" places it beside; no container.
+  if (sm && /\s(?:left|right)$/i.test(sm[1])) sm.length = 0;
+  if (sm && sm[1]?.trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
     const inner = sm[2].trim();
     const role = landmarkRole(inner.replace(/\s+(?:bar|menu|area|section|region)$/i, ''));
     const nth = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+(?:row|item|card|entry|result|line|post|product)$/i.exec(inner);
@@ -342,7 +346,9 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   if (nm) nm.splice(2, 1); // the anchor relation's own group out: [all, head, place]
   const anchored = Boolean(nm && /\s(?:right |just |immediately )?(?:after|before)\s+["“‘']/i.test(s.slice(nm[1].length)));
   const head = nm ? nm[1].trim().replace(/^(?:the|a|an)\s+/i, '') : '';
-  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head) || (anchored && isIconWords(head) && !/["“‘']/.test(head)))) {
+  // A picture beside a quoted text ("the 4th star next to 'Not rated yet'"): the text is where, the picture what.
+  const quotedAnchor = Boolean(nm && /^\s*["“‘']/.test(nm[2]) && !/["“‘']/.test(head) && isIconWords(head.replace(/^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\s+/i, '')));
+  if (nm && head && !isQuoted(s) && !spec.scope && scopeOk(nm[2]) && (ROLE_NOUNS.test(' ' + head) || /^[^\p{L}\p{N}\s]{1,2}$/u.test(head) || quotedAnchor || (anchored && isIconWords(head) && !/["“‘']/.test(head)))) {
     spec.scope = unquote(nm[2].replace(/^(?:the|a|an)\s+/i, '').replace(CONTAINER_NOUNS, '').replace(PERSON_SCOPE, ''));
     spec.beside = true;
     s = nm[1].trim();
