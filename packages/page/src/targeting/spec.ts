@@ -322,7 +322,8 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   if (afterKind && !isQuoted(s) && !/["“‘']/.test(afterKind[2])) s = `${afterKind[1]} in the ${afterKind[2]}`;
   const sm = /^(.*?)\s+(?:(?:that is |which is )?(?:in|on|inside|within|under|for|of)\s+(?:the |a |an )|inside |within |(?:in|for|of|under|below|beneath)\s+(?=["“‘']))(.+)$/i.exec(s);
   // "the checkbox left of the confirmation sentence": "left of" places it beside; no container.
-  if (sm && /\s(?:left|right)$/i.test(sm[1])) sm.length = 0;
+  // ("at the top right of the Done list" keeps its container: a corner of it, not a side.)
+  if (sm && /\s(?:left|right)$/i.test(sm[1]) && !/\b(?:top|bottom|upper|lower|the|far|very)[- ](?:left|right)$/i.test(sm[1])) sm.length = 0;
   if (sm && sm[1]?.trim() && !isQuoted(s) && (scopeOk(sm[2]) || landmarkRole(sm[2].trim().replace(/\s+(?:bar|menu|area|section|region)$/i, '')))) {
     const inner = sm[2].trim();
     const role = landmarkRole(inner.replace(/\s+(?:bar|menu|area|section|region)$/i, ''));
