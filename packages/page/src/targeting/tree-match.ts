@@ -610,6 +610,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   // Words a scope of this match stood for without the page showing them ("announcement" for a
   // notice bar, "bin" for the neighbour a picture was placed by): the prove stage takes them as shown.
   const accounted: string[] = [];
+  let notice: string | null = null;
   let pool = all.filter((f) => {
     if (opts.only && !opts.only(f)) return false;
     if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
@@ -662,7 +663,8 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   if (spec.scope && NOTICE_WORDS.test(spec.scope.trim()) && !all.some((f) => labelText(f.node).includes(bare(spec.scope!)))) {
     const bars = new Set<AriaElement>();
     pool = pool.filter((f) => { const bar = noticeBarOf(f.ancestors); if (bar) bars.add(bar); return Boolean(bar); });
-    accounted.push(spec.scope);
+    notice = spec.scope;
+    accounted.push(notice);
     spec = { ...spec, scope: undefined };
     if (!pool.length) return { kind: 'none', why: 'no notice bar (a strip of the page with a sentence and one to three controls) holds it' };
     if (bars.size > 1) return { kind: 'none', why: `${bars.size} notice bars on the page; say which by its words` };
@@ -709,7 +711,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   if (spec.landmark) why.push(`inside the ${spec.landmark} landmark`);
   if (spec.within) why.push(`inside the container that shows "${spec.within}"`);
   if (spec.nextTo) why.push(`next to the "${spec.nextTo}" control`);
-  if (accounted.length && !spec.nextTo) why.push(`in the notice bar (read as "${accounted[0]}")`);
+  if (notice) why.push(`in the notice bar (read as "${notice}")`);
 
   // Tiers by name: exact first; an unnamed control's adjacent text counts as its name.
   let tiers: Flat[][];
