@@ -27,6 +27,7 @@ const ROOT = path.resolve(HERE, '..');
 // flow figures taken right after it were measured on that load, not on the machine.
 const MODULES = [
   { key: 'lease', file: 'lease-latency.mjs', title: 'Lease: a fresh session until its first snapshot' },
+  { key: 'context', file: 'context-cost.mjs', title: "A lease's window: CPU, memory and processes, with and without the omnibox WebUI" },
   { key: 'snapshot', file: 'snapshot-latency.mjs', title: 'Snapshot, small and wide page' },
   { key: 'surface', file: 'surface-cost.mjs', title: 'Surface pass (issue 24) on top of the snapshot' },
   { key: 'settle', file: 'snapshot-settle.mjs', title: 'Wide-page budget, click with each settle policy, fetch then render' },

@@ -52,6 +52,28 @@ describe('Chromium features', () => {
     await pool.release(lease.id);
   });
 
+  it("no context's window keeps the browser's own WebUI pages (the omnibox popup) in renderers", async () => {
+    // Chromium 156 preloads chrome://omnibox-popup.top-chrome/ for every window, in a renderer
+    // of its own; a pool lease is a window. Read from the browser's own target list.
+    if (!pool) {
+      pool = new BrowserPool({ chromiumPath: CHROMIUM, browsers: 1, maxContextsPerBrowser: 2, maxContexts: 2, warmContexts: 0 });
+      await pool.start();
+    }
+    const leases = [await pool.acquire('t'), await pool.acquire('t')];
+    try {
+      await leases[0].page.setContent('<p>one</p>');
+      await leases[1].page.setContent('<p>two</p>');
+      const cdp = await leases[0].page.context().browser()!.newBrowserCDPSession();
+      const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{}] });
+      await cdp.detach();
+      const chromeUi = targetInfos.filter((t) => t.type !== 'page' && t.type !== 'tab' && t.url.startsWith('chrome://'));
+      expect(targetInfos.filter((t) => t.type === 'page').length).toBeGreaterThanOrEqual(2);
+      expect(chromeUi.map((t) => `${t.type} ${t.url}`)).toEqual([]);
+    } finally {
+      for (const l of leases) await pool.release(l.id);
+    }
+  });
+
   it('a page task a click starts can run before the next frame', async () => {
     // With the feature on, a timer of 0 set by a click's handler never runs before the
     // renderer has produced its next frame: the animation frame callback the same handler

@@ -42,7 +42,15 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  * an egress_denied event in the session's stream that no page caused
  * (tests/security/egress-browser-noise.test.ts).
  */
-export const ARIADNE_DISABLED_FEATURES = ['DeferRendererTasksAfterInput', 'AutofillServerCommunication'] as const;
+/*
+ * WebUIOmniboxPopup, WebUIOmniboxAimPopup: from Chromium 156 (Debian 156.0.8078.108) the
+ * address bar's suggestion popup is a WebUI page (chrome://omnibox-popup.top-chrome/), and
+ * every browser window preloads it in a renderer of its own — one window per context's page
+ * in headless mode. Nobody types into a headless omnibox; the renderer ran its JS for each
+ * lease (a launch and five contexts: 17 processes and 7.4 s of CPU with it, 12 and 5.4 s
+ * without; tests/chromium-features.test.ts counts those pages).
+ */
+export const ARIADNE_DISABLED_FEATURES = ['DeferRendererTasksAfterInput', 'AutofillServerCommunication', 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
 
 /** The one --disable-features switch a pool browser is launched with. */
 export function disableFeaturesSwitch(): string {
