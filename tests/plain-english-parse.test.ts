@@ -112,7 +112,7 @@ describe('sentences', () => {
     // No file named: not understood, never a guess.
     expect(interpret('Attach the signed form')).toMatchObject({ kind: 'unknown' });
     // A verb applied to a row: that verb's control, scoped to the row that shows exactly the text.
-    expect(interpret('Archive the Q3 report message')).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'Q3 report', specs: [{ phrase: 'Archive', scope: 'Q3 report' }] });
+    expect(interpret('Archive the Q3 report message')).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'Q3 report', specs: [{ phrase: 'Archive', scope: 'Q3 report' }, { phrase: 'archive', icon: true }] });
     expect(interpret('Open the Actions menu')).toMatchObject({ kind: 'click', target: { phrase: 'Actions' } });
     expect(interpret('Open the Settings tab and click Save')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'click', target: { phrase: 'Settings', role: 'tab' } } }, { intent: { kind: 'click', target: { phrase: 'Save' } } }] });
     expect(interpret('Choose Export from the File menu')).toMatchObject({ kind: 'click', target: { phrase: 'Export', scope: 'File menu' } });
@@ -212,12 +212,13 @@ const invoices = (names: string[], hidden: string[] = []): AriaNode[] => [
 describe('row actions', () => {
   it('parses a verb applied to a row, in plans and REST descriptions alike', () => {
     for (const s of ['Archive Invoice 12', 'Archive the Invoice 12 row', 'Archive "Invoice 12"']) {
-      expect(interpret(s)).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'Invoice 12', specs: [{ phrase: 'Archive', scope: 'Invoice 12' }] });
-      expect(parseRowAction(s)).toMatchObject({ item: 'Invoice 12', specs: [{ phrase: 'Archive', scope: 'Invoice 12' }] });
+      expect(interpret(s)).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'Invoice 12', specs: [{ phrase: 'Archive', scope: 'Invoice 12' }, { phrase: 'archive', scope: 'Invoice 12', icon: true }] });
+      expect(parseRowAction(s)).toMatchObject({ item: 'Invoice 12', specs: [{ phrase: 'Archive', scope: 'Invoice 12' }, { phrase: 'archive', icon: true }] });
     }
-    expect(interpret('Edit invoice 12')).toMatchObject({ kind: 'row_action', specs: [{ phrase: 'Edit', scope: 'invoice 12' }] });
-    expect(interpret("Like Ben Ode's post")).toMatchObject({ kind: 'row_action', specs: [{ phrase: 'Like', scope: 'Ben Ode' }] });
-    expect(parseRowAction('Delete Invoice 12')?.specs.map((s) => s.phrase)).toEqual(['Delete', 'Remove', 'Trash', 'Destroy', 'Discard']);
+    expect(interpret('Edit invoice 12')).toMatchObject({ kind: 'row_action', specs: [{ phrase: 'Edit', scope: 'invoice 12' }, { icon: true }] });
+    expect(interpret("Like Ben Ode's post")).toMatchObject({ kind: 'row_action', specs: [{ phrase: 'Like', scope: 'Ben Ode' }, { icon: true }] });
+    expect(parseRowAction('Delete Invoice 12')?.specs.map((s) => s.phrase)).toEqual(['Delete', 'Remove', 'Trash', 'Destroy', 'Discard', 'delete']);
+    expect(parseRowAction('Delete Invoice 12')?.specs.at(-1)).toMatchObject({ icon: true, scope: 'Invoice 12' });
     expect(interpret('Delete the Invoice 12 row')).toMatchObject({ kind: 'remove_item', item: 'Invoice 12' });
     // A name or scope after the verb is not a row action: "Archive in the Q3 row" is parsed as a target.
     expect(parseRowAction('Archive in the Q3 report row')).toBeNull();
@@ -249,6 +250,44 @@ describe('row actions', () => {
     // A derived reading never uses a control's name as its scope (a verb dropped).
     const rows = invoices(['Invoice 12']);
     expect(matchOnTree(rows, { phrase: 'Invoice 12', role: null, scope: 'Edit', strict: true }, 'click').kind).toBe('none');
+  });
+
+  it('a scope in a person\'s own order: every word in one row, never a name extended, never two rows', () => {
+    const cards = (titles: string[]): AriaNode[] => [{ role: 'list', ref: 'board', children: titles.map((t, i) => ({ role: 'listitem', ref: `k${i}`, children: [
+      { role: 'heading', ref: `h${i}`, name: t, level: 3 }, { role: 'button', name: 'Archive', ref: `a${i}` },
+    ] })) }];
+    const board = cards(['Fix login redirect', 'Update privacy policy', 'Write release notes', 'Walk the dog later']);
+    expect(matchOnTree(board, { phrase: 'Archive', role: null, scope: 'login redirect fix' }, 'click')).toMatchObject({ kind: 'hit', ref: 'a0' });
+    expect(matchOnTree(board, { phrase: 'Archive', role: null, scope: 'privacy policy' }, 'click')).toMatchObject({ kind: 'hit', ref: 'a1' });
+    // A name the page does not show is not a longer one that begins with it.
+    expect(matchOnTree(board, { phrase: 'Archive', role: null, scope: 'Walk the dog' }, 'click').kind).not.toBe('hit');
+    // Words two cards hold: which one is not known.
+    const two = cards(['Update privacy policy', 'Review privacy policy']);
+    expect(matchOnTree(two, { phrase: 'Archive', role: null, scope: 'privacy policy' }, 'click').kind).not.toBe('hit');
+    // One word is a name: matched whole only.
+    expect(matchOnTree(board, { phrase: 'Archive', role: null, scope: 'login' }, 'click').kind).not.toBe('hit');
+    // A row's second word in the title over its table: "the taxi expense" in Expense Lines.
+    const table: AriaNode[] = [{ role: 'generic', ref: 'sec', children: [
+      { role: 'heading', ref: 'ht', name: 'Expense Lines', level: 2 },
+      { role: 'table', ref: 't', children: ['Taxi to client office', 'Hotel - 2 nights'].map((d, i) => ({ role: 'row', ref: `r${i}`, children: [
+        { role: 'cell', ref: `d${i}`, text: d }, { role: 'cell', ref: `x${i}`, children: [{ role: 'button', name: 'Delete', ref: `del${i}` }] },
+      ] })) },
+    ] }];
+    expect(matchOnTree(table, { phrase: 'Delete', role: null, scope: 'taxi expense' }, 'click')).toMatchObject({ kind: 'hit', ref: 'del0' });
+    expect(matchOnTree(table, { phrase: 'Delete', role: null, scope: 'taxi invoice' }, 'click').kind).not.toBe('hit');
+    // A layout table that holds the words somewhere is no container of them.
+    const layout: AriaNode[] = [{ role: 'generic', ref: 'form', children: [
+      { role: 'generic', ref: 'top', text: 'Claim date' },
+      { role: 'button', name: '', ref: 'cal' },
+      { role: 'generic', ref: 'lines', children: [{ role: 'generic', ref: 'lt', text: 'Expense lines: taxi to client office' }, { role: 'button', name: '', ref: 'del' }] },
+    ] }];
+    expect(matchOnTree(layout, { phrase: '', role: 'button', scope: 'taxi expense' }, 'click')).not.toMatchObject({ kind: 'hit', ref: 'cal' });
+    const long: AriaNode[] = [{ role: 'generic', ref: 'form', children: [
+      { role: 'generic', ref: 'top', text: `Claim date ${'and more words of a long form '.repeat(8)}` },
+      { role: 'button', name: '', ref: 'cal' },
+      { role: 'generic', ref: 'lines', text: 'Expense lines: taxi to client office' },
+    ] }];
+    expect(matchOnTree(long, { phrase: '', role: 'button', scope: 'taxi expense' }, 'click').kind).not.toBe('hit');
   });
 
   it('ordinals inside a scoped row; an option by its group; the field that adds a new item', () => {

@@ -75,6 +75,8 @@ describe('"and confirm", dialogs, several clauses', () => {
     expect((interpret('In the dialog, click OK') as { target: { scope?: string } }).target.scope).toBeUndefined();
     // A choice by value alone could land outside the dialog: refused.
     expect(kind('In the Role dialog, select Admin')).toBe('unknown');
+    // Right after opening a list in it: the option of that list, by its whole name.
+    expect(interpret('In the Edit member dialog that opens, open the Role drop-down and pick Admin')).toMatchObject({ kind: 'sequence', parts: [{}, { intent: { kind: 'click', target: { phrase: 'Admin', role: 'option', quoted: true } } }] });
   });
 
   it('names with "and" stay whole; verb-led clauses split', () => {
@@ -189,5 +191,28 @@ describe('the pager by what it shows', () => {
     expect(interpret('Show the remaining members on the next page of the list')).toMatchObject({ kind: 'paginate', which: 'next' });
     expect(interpret('See older messages on the previous page')).toMatchObject({ kind: 'paginate', which: 'previous' });
     expect(interpret('Show the summary on the next page of the report')).not.toMatchObject({ kind: 'paginate' });
+  });
+});
+
+describe('a statement, then what to do about it; purposes in other words', () => {
+  it('binds the pronoun and "that tag" to what the statement named', () => {
+    expect(interpret('Lena Voss should be an active member again — switch her on')).toMatchObject({ kind: 'check', target: { role: 'switch', scope: 'Lena Voss' } });
+    expect(interpret('Lena Vogel is no longer a contractor — take that tag off her (only hers, leave Lena Voss alone)')).toMatchObject({ kind: 'click', target: { scope: 'contractor', within: 'Lena Vogel' } });
+    expect(interpret('I want to get the Monday summary of my projects by email — enable it')).toMatchObject({ kind: 'check', target: { role: 'switch', scope: 'Monday summary of my projects' } });
+    // No statement before the dash: nothing is rewritten ("Hotel - 2 nights" is a name).
+    expect(interpret("Click Edit in the 'Hotel - 2 nights' row")).toMatchObject({ kind: 'click', target: { phrase: 'Edit', scope: 'Hotel - 2 nights' } });
+    // A statement with nothing to point back to is no command of its own.
+    expect(interpret('Lena Voss should be an active member again — press Save')).toMatchObject({ kind: 'unknown' });
+  });
+
+  it('archive, take off, open the page for, confirm a clause', () => {
+    expect(interpret('Put the privacy policy card away in the archive')).toMatchObject({ kind: 'row_action', verb: 'archive', item: 'privacy policy' });
+    expect(interpret('Take the taxi expense off the claim')).toMatchObject({ kind: 'remove_item', item: 'taxi expense' });
+    expect(interpret('Open the page for attaching scanned receipts')).toMatchObject({ kind: 'click', target: { phrase: '', role: 'link', scope: 'attaching scanned receipts' } });
+    // "Confirm <clause>" stays an assertion to parse; the page decides (declarationBox).
+    expect(interpret('Confirm the expenses are for company business')).toMatchObject({ kind: 'declare' });
+    expect(interpret('Confirm the order is placed')).toMatchObject({ kind: 'assert' });
+    // "Confirm the removal" is still the dialog's button.
+    expect(interpret('Confirm the removal')).toMatchObject({ kind: 'confirm_dialog' });
   });
 });

@@ -27,6 +27,7 @@ export { generatedReason, isGenerated, type TokenKind } from './bridge/injected/
 export * from './settle.js';
 export * from './targeting/spec.js';
 export * from './targeting/tree-match.js';
+export { contentWords, stem } from './targeting/scope-words.js';
 export * from './targeting/iconography.js';
 export * from './targeting/rating.js';
 export * from './targeting/locate.js';

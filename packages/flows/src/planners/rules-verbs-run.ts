@@ -34,6 +34,10 @@ export async function runVerbObject(tools: CaseTools, step: PlanStep, ask: AskCo
 export async function verbObjectRef(tools: CaseTools, role: string, verb: string, object: string, nameOnly = false, unlessShown?: string): Promise<Found> {
   const snap = await tools.snapshot(role);
   if (unlessShown && showsText(snap.tree, unlessShown)) return { ok: false, code: 'target_not_found', message: `"${unlessShown}" is shown on the page, and no control of its own is named "${verb}"` };
+  // "Walk the dog" where the page shows "Walk the dog later": another item, whose name begins
+  // with the words; never its control.
+  const longer = unlessShown ? extendedText(snap.tree, unlessShown) : null;
+  if (longer) return { ok: false, code: 'target_not_found', message: `the page does not show "${unlessShown}"; it shows "${longer}", a longer name, which is another item` };
   return controlForVerbObject(snap.tree, verb, object, nameOnly);
 }
 
@@ -46,6 +50,31 @@ function showsText(tree: AriaNode[], text: string): boolean {
   if (!want) return false;
   const walk = (nodes: AriaNode[]): boolean => nodes.some((n) => (typeof n === 'string' ? norm(n) === want : norm(n.text) === want || (TEXT_ROLES.has(n.role) && norm(n.name) === want) || walk(n.children ?? [])));
   return walk(tree);
+}
+
+/** A text the tree shows that begins with these words and goes on ("Walk the dog later" for "Walk the dog"). */
+function extendedText(tree: AriaNode[], text: string): string | null {
+  const norm = (s: unknown) => (typeof s === 'string' ? s.replace(/\s+/g, ' ').trim() : '');
+  const want = norm(text).toLowerCase();
+  if (!want) return null;
+  let found: string | null = null;
+  const see = (t: unknown) => {
+    const n = norm(t);
+    const l = n.toLowerCase();
+    if (!found && l.length > want.length && l.startsWith(want) && /^[\s(\-–—:,]/.test(l.slice(want.length))) found = n;
+  };
+  const walk = (nodes: AriaNode[]): void => {
+    for (const n of nodes) {
+      if (typeof n === 'string') see(n);
+      else {
+        see(n.text);
+        if (TEXT_ROLES.has(n.role)) see(n.name);
+        walk(n.children ?? []);
+      }
+    }
+  };
+  walk(tree);
+  return found;
 }
 
 /** "Next page", "page 3": the pager's control. */

@@ -84,12 +84,12 @@ export function parsePagination(step: string): PageWhich | null {
  */
 export function parseBulk(step: string): { verb: string } | null {
   const s = step.trim().replace(/[.!]+$/, '');
-  const m = /^(?:bulk[- ]\s*)?([A-Za-z]+)\s+(?:them(?:\s+all)?|all\s+of\s+them|(?:all\s+)?(?:the\s+)?(?:selected|ticked|checked|chosen)(?:\s+(?:[\p{L}-]+\s*){1,2})?|the\s+selection|(?:the\s+)?(?:[\p{L}-]+\s+)?(?:ones\s+)?(?:i|we|you)\s+(?:selected|ticked|checked))(?:\s+in\s+bulk|\s+at\s+once|\s+together)?$/iu.exec(s);
+  const m = /^(?:bulk[- ]\s*)?([A-Za-z]+)\s+(?:them(?:\s+all)?|all\s+of\s+them|(?:all\s+)?(?:the\s+)?(?:selected|ticked|checked|chosen)(?:\s+(?:[\p{L}-]+\s*){1,2})?|the\s+selection|(?:the\s+)?(?:[\p{L}-]+\s+)?(?:ones\s+)?(?:i|we|you)\s+(?:selected|ticked|checked))(?:\s+in\s+bulk|\s+(?:all\s+)?at\s+once|\s+in\s+one\s+go|\s+together)?$/iu.exec(s);
   if (!m) return null;
   const v = m[1].toLowerCase();
   if (/^(?:click|tap|press|select|tick|check|untick|uncheck|open|find|verify|see|show|view|go)$/.test(v)) return null;
   // "Bulk X them" or "X the selected ..." says a bulk action; "X them" alone does too when X is a purpose verb.
-  const bulkWords = /^bulk|selected|ticked|checked|chosen|selection|in\s+bulk|at\s+once|together/i.test(s);
+  const bulkWords = /^bulk|selected|ticked|checked|chosen|selection|in\s+bulk|at\s+once|in\s+one\s+go|together/i.test(s);
   if (!bulkWords && !isPurposeVerb(v) && !/^(?:delete|remove|archive|export)$/.test(v)) return null;
   return { verb: v };
 }

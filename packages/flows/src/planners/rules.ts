@@ -64,6 +64,8 @@ export type Intent =
   | { kind: 'wait_stable' }
   | { kind: 'scroll'; direction: 'up' | 'down' | 'top' | 'bottom' }
   | { kind: 'assert'; check: CheckSpec | ElementCheck }
+  /** "Confirm the expenses are for company business": no check the planner reads; the box that declares it, if the page has one. */
+  | { kind: 'declare'; words: string }
   | { kind: 'login'; user: string; password: string }
   | { kind: 'dialog'; accept: boolean; promptText?: string }
   | { kind: 'sequence'; parts: { text: string; intent: Intent }[] }
@@ -103,6 +105,7 @@ function isQuoted(s: string): boolean {
 export { parseTarget };
 export { controlBesideText } from './rules-positional.js';
 import { parseUntag } from './rules-tags.js';
+import { declarationBox, purposeTarget, rewordPurpose } from './rules-purpose.js';
 export { isPurposeVerb, PURPOSE_VERBS } from './rules-verbs.js';
 
 // --- Compound steps -------------------------------------------------------------------
@@ -284,6 +287,10 @@ function severalFields(s: string): Intent | null {
 /** Interpret one step (compound steps become a sequence). Pure: unit-tested without a browser. */
 export function interpret(step: string): Intent {
   const s = step.trim().replace(/^[*_`]+|[*_`]+$/g, '').trim();
+  // "Lena Voss should be active again — switch her on", "Put X away in the archive": the same
+  // step in the planner's own wording (rules-purpose.ts).
+  const reworded = rewordPurpose(s);
+  if (reworded && reworded !== s) return interpret(reworded);
   // "In the Invite dialog that opens, click Send": the step, inside that dialog.
   const inDialog = dialogLead(s);
   if (inDialog) return inDialog;
@@ -298,7 +305,9 @@ export function interpret(step: string): Intent {
     const inner = interpret(lead[2]);
     // "In the main navigation, ...": a landmark; "In the Advanced section, ...": the section's name.
     const landmark = landmarkRole(lead[1].replace(/\s+(?:bar|area|region)$/i, ''));
-    const scope = unquote(lead[1].replace(/\s+(?:section|panel|card|row|item|tab|menu|area|box|group|form|column)$/i, '').replace(/^(?:for|of|with|by)\s+(?:the\s+)?(?:user\s+)?/i, ''));
+    // "In the '2 selected' bar that appears above the table, ...": the bar by what it shows.
+    const where = lead[1].replace(/\s+(?:that|which)\s+(?:appears|appeared|shows|showed up|pops up|is shown|sits)\b.*$/i, '').replace(/\s+(?:above|below|over|under|at\s+the\s+(?:top|bottom)\s+of)\s+the\s+(?:table|list|page|grid|rows)$/i, '');
+    const scope = unquote(where.replace(/\s+(?:section|panel|card|row|item|tab|menu|area|box|group|form|column|bar|banner|strip|toolbar)$/i, '').replace(/^(?:for|of|with|by)\s+(?:the\s+)?(?:user\s+)?/i, ''));
     if ('target' in inner && inner.target && !inner.target.scope && !inner.target.landmark) return { ...inner, target: landmark ? { ...inner.target, landmark } : { ...inner.target, scope } } as Intent;
   }
   // "Enter Ann as the first name, Lee as the last name and ann@x.io as the email": one fill per field.
@@ -343,10 +352,13 @@ function dialogLead(s: string): Intent | null {
   const title = m[1] ? unquote(m[1].replace(/^(?:the|a|an)\s+/i, '')) : '';
   const scope = title && !/^(?:confirm(?:ation)?|open|new|this|that|same|next)$/i.test(title) ? title : undefined;
   const inner = interpret(m[2]);
-  const fix = (i: Intent, text: string): Intent => {
-    if (i.kind === 'sequence') return { ...i, parts: i.parts.map((p) => ({ ...p, intent: fix(p.intent, p.text) })) };
+  const fix = (i: Intent, text: string, afterOpen = false): Intent => {
+    if (i.kind === 'sequence') return { ...i, parts: i.parts.map((p, k) => ({ ...p, intent: fix(p.intent, p.text, k > 0 && /\b(?:drop-?down|list|select|picker|menu)\b/i.test(i.parts[k - 1].text)) })) };
     if (i.kind === 'unknown' || i.kind === 'confirm_dialog' || i.kind === 'wait_text' || i.kind === 'wait_gone' || i.kind === 'wait_time' || i.kind === 'wait_stable' || i.kind === 'type_focused') return i;
     if (i.kind === 'press' && !i.target) return i;
+    // "open the Role drop-down and pick Admin": the option of the list just opened (its
+    // overlay may sit outside the dialog), by its whole name.
+    if (afterOpen && i.kind === 'choose' && i.values.length === 1 && !i.tick) return { kind: 'click', target: { phrase: i.values[0], role: 'option', quoted: true }, alternatives: [{ phrase: i.values[0], role: null, quoted: true, strict: true, landmark: 'dialog' }] };
     if (!TARGETED.has(i.kind) || !('target' in i) || !i.target) return { kind: 'unknown', reason: `"${text}" names no control the dialog can hold; name it (e.g. "click Admin")` };
     const t = i.target;
     const scoped = (x: TargetSpec): TargetSpec => ({ ...x, landmark: 'dialog', ...(scope && !x.scope ? { scope } : {}) });
@@ -380,6 +392,9 @@ function interpretOne(step: string): Intent {
   s = s.replace(/^(\S+(?:\s+\S+){1,})\s+(?:so\s+(?:that\s+)?(?:he|she|it|they|we|i|you|his|her|its|their|the|this|that|nobody|no one)\b|because\b|in order to\b).*$/i, '$1');
   let m: RegExpExecArray | null;
   if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Confirm the expenses are for company business", "Open the page for attaching receipts".
+  const purpose = purposeTarget(s);
+  if (purpose) return purpose;
   // "Confirm", "confirm the removal": the dialog the last action opened (never an assertion).
   const confirm = parseConfirm(s);
   if (confirm) return { kind: 'confirm_dialog', verb: confirm.verb };
@@ -387,7 +402,9 @@ function interpretOne(step: string): Intent {
   const form = parseFormShorthand(s, VERBS);
   if (form) return { kind: 'set_field', label: form.label, value: form.value };
   if (isAssertionStep(s)) {
-    return assertionIntent(s.replace(/^(?:verify|assert|confirm|ensure|expect|make sure|check)\b\s*:?\s*/i, ''));
+    const a = assertionIntent(s.replace(/^(?:verify|assert|confirm|ensure|expect|make sure|check)\b\s*:?\s*/i, ''));
+    // "Confirm the expenses are for company business": a declaration the page may ask for.
+    return a.kind === 'unknown' && /^(?:confirm|declare|certify)\s/i.test(s) ? { kind: 'declare', words: s } : a;
   }
   // "Type 'X'", "Replace it with 'X'": into the field the caret is in.
   const focused = parseFocusedTyping(s);
@@ -1051,6 +1068,13 @@ export class RulesPlanner implements Planner {
         return rec.passed;
       }
       case 'add_item': {
+        // "Add card" where a control is named exactly so (a composer's button): that control,
+        // never "card" typed in as a new item.
+        const words = (ask.part ?? step.text).trim().replace(/[.!]+$/, '');
+        if (/^add\s+[\p{L}-]+(?:\s+[\p{L}-]+)?$/iu.test(words)) {
+          const named: TargetSpec = { phrase: words, role: null, quoted: true, strict: true };
+          if (await tools.findQuietly(role, [named], 'click')) return act({ action: 'click', target: named }, { ...ask, part: ask.part ?? `click "${words}"` });
+        }
         // The list's input (named like "new todo"/"add"/"what needs to be done", else the only
         // textbox), the value, then its Add button if it has one, else Enter.
         const input: TargetSpec = { phrase: '', role: 'textbox' };
@@ -1078,15 +1102,27 @@ export class RulesPlanner implements Planner {
         const wholeName = `${intent.verb} ${intent.item}`;
         const whole: TargetSpec = { phrase: wholeName, role: null, strict: true };
         if (await tools.findQuietly(role, [whole], 'click')) return act({ action: 'click', target: whole }, { ...ask, part: ask.part ?? `click "${wholeName}"` });
-        // Hover the item first: delete buttons are often revealed on hover.
+        // Hover the item first: delete buttons are often revealed on hover. An item named in a
+        // person's own words ("the taxi expense") shows no such text to hover: its row is found
+        // by the scope's words (scope-words.ts), without a hover.
         const item: TargetSpec = { phrase: intent.item, role: null };
-        const hovered = await tools.act(role, { action: 'hover', target: item }, { ...ask, part: ask.part ?? `hover "${intent.item}"` });
-        if (!hovered.ok) return false;
+        if (await tools.findQuietly(role, [item], 'hover')) {
+          const hovered = await tools.act(role, { action: 'hover', target: item }, { ...ask, part: ask.part ?? `hover "${intent.item}"` });
+          if (!hovered.ok) return false;
+        }
         const verb = intent.verb[0].toUpperCase() + intent.verb.slice(1).toLowerCase();
         const names = [...new Set([verb, ...rowVerbNames('delete'), '×', '✕', '✖', 'x'])];
         // An icon-only button (no word name) counts as the row's delete control only when it is
-        // the only such button in the row: a named Edit or Archive never stands for Delete.
-        const specs: TargetSpec[] = [...names.map((phrase) => ({ phrase, role: 'button' as AriaRole, scope: intent.item })), { phrase: '', role: 'button' as AriaRole, scope: intent.item, unnamed: true }];
+        // the only such button in the row: a named Edit or Archive never stands for Delete. An
+        // icon that means the verb (a bin) is the row's too.
+        const specs: TargetSpec[] = [
+          ...names.map((phrase) => ({ phrase, role: 'button' as AriaRole, scope: intent.item })),
+          { phrase: '', role: 'button' as AriaRole, scope: intent.item, unnamed: true },
+          { phrase: intent.verb.toLowerCase(), role: null, scope: intent.item, icon: true },
+        ];
+        // None in the row: the row's own menu may hold it ("Remove member" behind the ⋯).
+        const inRow = await tools.find(role, specs, 'click', FIND_WAIT_MS);
+        if ('error' in inRow && inRow.error.code === 'target_not_found') return runSendFor(tools, step, { ...ask, startedAt: Date.now() }, act, verb, intent.item);
         return act({ action: 'click', target: specs[0], alternatives: specs.slice(1) }, { ...ask, part: `click the ${verb.toLowerCase()} control of "${intent.item}"`, startedAt: Date.now() });
       }
       case 'row_action': {
@@ -1122,6 +1158,16 @@ export class RulesPlanner implements Planner {
         if (!(await act({ action: 'fill', value: intent.user, target: user, alternatives: [{ phrase: 'email', role: 'textbox' }, { phrase: 'login', role: 'textbox' }] }))) return false;
         if (!(await act({ action: 'fill', value: intent.password, target: { phrase: 'password', role: 'textbox' } }, { ...ask, startedAt: Date.now() }))) return false;
         return act({ action: 'click', target: { phrase: 'log in', role: 'button' }, alternatives: [{ phrase: 'sign in', role: 'button' }, { phrase: 'login', role: 'button' }] }, { ...ask, startedAt: Date.now() });
+      }
+      case 'declare': {
+        const declared = declarationBox((await tools.snapshot(role)).tree, intent.words);
+        if (declared) return act({ action: 'check', ref: declared.ref }, { ...ask, part: ask.part ?? `tick the box "${declared.sentence.slice(0, 80)}" (the page asks to declare what the step confirms)` });
+        await tools.fail(role, ask, {
+          code: 'step_not_understood',
+          message: `Step ${step.index} ("${step.text}"): read as a declaration, but no unticked box on the page says "I confirm / agree / declare ..." with these words; as a check, it is not one of the forms the rules planner checks. It understands: ${UNDERSTOOD}.`,
+          details: { planStep: step.index, line: step.line, notUnderstood: ask.part ?? step.text },
+        });
+        return false;
       }
       case 'assert': {
         const check = intent.check;

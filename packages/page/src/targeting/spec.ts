@@ -233,6 +233,12 @@ const KIND_BY_LABEL = new RegExp(String.raw`^(?:the\s+)?(${SHOWN_KINDS})\s+(?:un
 function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedTarget {
   let s = raw.trim().replace(/[.!]+$/, '').trim();
   s = dropIconGloss(s);
+  // "the purple switch of the Push notifications row ('On your phone, through the mobile app')",
+  // "the × on the 'urgent' tag (next to the red bug tag)": an aside after a description says
+  // what else a person saw there, never the name; dropped. A handle or an address in brackets
+  // tells rows apart ("Rochella Parks (@rochella_p)"): kept (applyScope reads it).
+  const aside = /^(\S+(?:\s+\S+){2,}?)\s*\(([^()]{2,100})\)$/.exec(s);
+  if (aside && !/^\s*@?[\w.+-]*@[\w.-]*\s*$/.test(aside[2])) s = aside[1].trim();
   // "... to switch it off", "... to open it": what the click is for, not which element.
   s = s.replace(/\s+(?:in order\s+)?to\s+(?:switch|turn|toggle|open|close|select|enable|disable|activate|deactivate|expand|collapse|show|hide|remove|delete|save|confirm)\s+(?:it|them|this|that|him|her)\b.*$/i, '').trim() || s;
   // "the bin icon in the '2 selected' bar above the table": where the bar sits says no name;
@@ -243,6 +249,9 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   s = s.replace(/\s+(?:at|on|in|near|to)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower|right|left)(?:[- ](?:right|left|hand|end|side|edge|corner))*\s+(?:of|under|below|beneath)\s+(?:the\s+)?(?:table|list|grid|page|screen|window|results|members table|data table)\b,?/i, '');
   // "the 4-star rating star", "the 3-star button": the Nth star of a rating.
   s = s.replace(/\b(\d|one|two|three|four|five)[- ]star\s+(?:rating\s+)?(?:star|button|icon|option)\b/i, (_all, n: string) => `${({ one: '1', two: '2', three: '3', four: '4', five: '5' } as Record<string, string>)[n.toLowerCase()] ?? n}${['1', 'one'].includes(n.toLowerCase()) ? 'st' : ['2', 'two'].includes(n.toLowerCase()) ? 'nd' : ['3', 'three'].includes(n.toLowerCase()) ? 'rd' : 'th'} star`);
+  // "the fourth star in the row of grey stars under 'How are we doing?'": the run of pictures
+  // is where the Nth one is counted, not a row of the page.
+  s = s.replace(/\s+in\s+the\s+(?:row|line|set|group|strip)\s+of\s+(?:(?:\w+|five|5)\s+){0,2}(?:stars|hearts|icons|dots|circles|thumbs)\b/i, '');
   // "the Team card in the middle of the Plan section": the middle of a container is in it.
   s = s.replace(/\s(?:in|at)\s+the\s+(?:very\s+)?(?:middle|centre|center)\s+of\s+(?=\S)/i, ' in ');
   // "the Cheque radio button between Bank transfer and Petty cash": its neighbours say where, not which.
@@ -475,6 +484,8 @@ export function parseRowAction(words: string): { verb: string; item: string; spe
   const verb = m[1].toLowerCase();
   // From the row's menu: an item named so, verbatim (never an icon that means the verb).
   const specs = rowVerbNames(verb).map((phrase): DescribedTarget => ({ phrase, role: null, scope: item, ...(viaMenu ? { quoted: true } : {}) }));
+  // An icon-only control that means the verb (an archive box, a bin), after every named one.
+  if (!viaMenu) specs.push({ phrase: verb, role: null, scope: item, icon: true });
   return { verb, item, specs };
 }
 

@@ -3,6 +3,7 @@ import type { TargetAction, DescribedTarget } from './spec.js';
 import { CROSS_GLYPHS, isIconWords, sameIcon } from './iconography.js';
 import { BLANK_ROW_WORDS, isBlankRow } from './blank-row.js';
 import { NOTICE_WORDS, noticeBarOf } from './notice-bar.js';
+import { scopeByWords } from './scope-words.js';
 
 // Candidates on the accessibility snapshot tree (one ariaSnapshotJSON per attempt), ranked
 // and filtered by what the action can act on. Pure: unit-tested on plain trees.
@@ -410,7 +411,9 @@ export function applyScope(cands: Flat[], scope: string, labelsOnly = false, man
     const rest = norm(lines[2]);
     return scopedBy(cands, lines[1], labelsOnly, many).filter((x) => x.container && subtreeText(x.container).includes(rest));
   }
-  return scopedBy(cands, scope, labelsOnly, many);
+  const asShown = scopedBy(cands, scope, labelsOnly, many);
+  // No container shows it as a whole text: the words in a person's own order (scope-words.ts).
+  return asShown.length ? asShown : scopeByWords(cands, scope, many);
 }
 
 function scopedBy(cands: Flat[], scope: string, labelsOnly: boolean, many: boolean): Scoped[] {

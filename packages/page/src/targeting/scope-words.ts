@@ -1,0 +1,154 @@
+import type { AriaElement } from '../snapshot/tree.js';
+import { subtreeText, type Flat, type Scoped } from './tree-match.js';
+
+// A scope a person words in their own order: "the login redirect fix" for the card "Fix login
+// redirect", "the privacy policy card" for "Update privacy policy", "the Monday summary of my
+// projects" for the row "Weekly digest — A summary of your projects every Monday". Read only
+// when no container shows the scope as a whole text (applyScope), and only when one row, item
+// or card holds every content word of it as a whole word (a word's ending aside: "projects" is
+// "project"), no other does, and it holds the one candidate: "Invoice 12" is never "Invoice 123"
+// (12 is no word there), and two rows with the words are no answer.
+
+const FILLER = new Set(['the', 'a', 'an', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'to', 'for', 'in', 'on', 'at', 'by', 'with', 'and', 'from', 'about', 'me', 'us', 'i', 'we', 'you', 'these', 'those', 'all', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have']);
+// What a person calls the item itself, not a word it shows.
+const KIND = new Set(['card', 'cards', 'row', 'rows', 'line', 'lines', 'item', 'items', 'entry', 'entries', 'record', 'tile', 'task', 'todo', 'post', 'message', 'one']);
+const ITEM_ROLES = new Set(['listitem', 'row', 'article', 'group', 'region', 'dialog']);
+const ROW_ROLES = new Set(['listitem', 'row', 'article']);
+/** A card, a settings row, a sentence: what one container of a person's words can hold. */
+const COMPACT_CHARS = 200;
+
+/** A word as compared: case aside, a plural or verb ending aside. */
+export function stem(w: string): string {
+  const s = w.toLowerCase();
+  if (s.length <= 4) return s;
+  return s.replace(/(?:ies)$/, 'y').replace(/(?:ing|ed|es|s)$/, '').slice(0, 6);
+}
+
+export function contentWords(scope: string): string[] {
+  return scope.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}@#]+/u).filter((w) => w && !FILLER.has(w) && !KIND.has(w));
+}
+
+function wordsOf(text: string): Set<string> {
+  return new Set(text.split(/[^\p{L}\p{N}@#]+/u).filter(Boolean).map(stem));
+}
+
+/** Does this element hold every one of the words? */
+function holdsAll(a: AriaElement, want: string[]): boolean {
+  const have = wordsOf(subtreeText(a));
+  return want.every((w) => have.has(w));
+}
+
+/**
+ * Does a part of `a` other than the candidate's own branch hold every word, and another
+ * candidate with it? Then the words are that item's (another row's delete, not this one).
+ */
+function wordsElsewhere(a: AriaElement, want: string[], c: Flat, cands: Flat[]): boolean {
+  const others = cands.filter((o) => o !== c);
+  const walk = (n: AriaElement): boolean => {
+    for (const k of n.children ?? []) {
+      if (typeof k === 'string' || !holdsAll(k, want)) continue;
+      if (!c.ancestors.includes(k) && k !== c.node && others.some((o) => o.node === k || o.ancestors.includes(k))) return true;
+      if (walk(k)) return true;
+    }
+    return false;
+  };
+  return walk(a);
+}
+
+/**
+ * The sentence of running text a control sits in, when it is a direct child of a paragraph
+ * of strings and inline controls ("To attach scanned receipts <a>click here</a>. For the
+ * policy <a>see this page</a>."): its words, or null when `a` is no such text.
+ */
+function sentenceOf(a: AriaElement, c: Flat): string[] | null {
+  const kids = a.children ?? [];
+  if (!kids.some((k) => typeof k === 'string') || !kids.includes(c.node)) return null;
+  const sentences: string[][] = [[]];
+  let at = -1;
+  for (const k of kids) {
+    if (typeof k !== 'string') {
+      if (k === c.node) at = sentences.length - 1;
+      sentences[sentences.length - 1].push(subtreeText(k));
+      continue;
+    }
+    const parts = k.split(/(?<=[.!?])\s+/);
+    parts.forEach((p, i) => {
+      if (i > 0) sentences.push([]);
+      sentences[sentences.length - 1].push(p.toLowerCase());
+    });
+  }
+  return at >= 0 ? sentences[at] : null;
+}
+
+/**
+ * The words titling the containers around a row: their names (a table's caption, a region's
+ * label) and their headings ("Expense Lines" over the table) — what "the taxi expense" takes
+ * its second word from.
+ */
+function titleWords(outer: AriaElement[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of outer) {
+    for (const w of wordsOf((a.name ?? '').toLowerCase())) out.add(w);
+    for (const k of a.children ?? []) if (typeof k !== 'string' && k.role === 'heading') for (const w of wordsOf(subtreeText(k))) out.add(w);
+  }
+  return out;
+}
+
+/** A row holding every word but one, that one in a title around it: "the taxi expense" in the Expense Lines table. */
+function titledRow(a: AriaElement, outer: AriaElement[], want: string[]): boolean {
+  if (!ROW_ROLES.has(a.role)) return false;
+  const have = wordsOf(subtreeText(a));
+  const missing = want.filter((w) => !have.has(w));
+  return missing.length === 1 && want.length - missing.length >= 1 && titleWords(outer).has(missing[0]);
+}
+
+/** Every text piece under these roots, as compared. */
+function allPieces(roots: Set<AriaElement>): string[] {
+  const out: string[] = [];
+  const walk = (n: AriaElement) => {
+    if (n.name) out.push(n.name.toLowerCase().replace(/\s+/g, ' ').trim());
+    if (typeof n.text === 'string') out.push(n.text.toLowerCase().replace(/\s+/g, ' ').trim());
+    for (const k of n.children ?? []) if (typeof k === 'string') out.push(k.toLowerCase().replace(/\s+/g, ' ').trim()); else walk(k);
+  };
+  for (const r of roots) walk(r);
+  return out;
+}
+
+/**
+ * The words as a name the page shows, or a name that begins with them ("Walk the dog" in "Walk
+ * the dog later", "Invoice 7" in "Invoice 7 (void)"): those are names, and a name is matched
+ * whole or not at all (applyScope) — a missing item is never another that extends its name.
+ */
+function namesTheWords(pieces: string[], scope: string): boolean {
+  const sc = scope.toLowerCase().replace(/^(?:the|a|an)\s+/, '').replace(/[.!?;,:]+$/, '').replace(/\s+/g, ' ').trim();
+  return pieces.some((p) => p === sc || p.startsWith(`${sc} `) || p.startsWith(`${sc}(`));
+}
+
+export function scopeByWords(cands: Flat[], scope: string, many: boolean): Scoped[] {
+  const want = [...new Set(contentWords(scope).map(stem))];
+  // One word is a name, and names are matched whole (applyScope); a sentence is no scope.
+  if (want.length < 2 || want.length > 6 || !cands.length) return [];
+  const roots = new Set(cands.map((c) => c.ancestors[0] ?? c.node));
+  if (namesTheWords(allPieces(roots), scope)) return [];
+  const out: Scoped[] = [];
+  for (const c of cands) {
+    for (let i = c.ancestors.length - 1; i >= 0; i--) {
+      const a = c.ancestors[i];
+      if (!holdsAll(a, want) && !titledRow(a, c.ancestors.slice(0, i), want)) continue;
+      // The words of one row or card, not of a whole layout table that happens to hold them all.
+      if (!ROW_ROLES.has(a.role) && subtreeText(a).length > COMPACT_CHARS) break;
+      // The words are in a row this candidate is not in (a toolbar's control): not its scope.
+      if (wordsElsewhere(a, want, c, cands)) break;
+      if (many || cands.filter((o) => o.ancestors.includes(a)).length === 1) out.push({ f: c, exact: 1, container: a });
+      // Prose with several links: the one in the sentence that says the words.
+      else if (sentenceOf(a, c)?.every((w) => w)) {
+        const words = wordsOf(sentenceOf(a, c)!.join(' '));
+        if (want.every((w) => words.has(w))) out.push({ f: c, exact: 1, container: a });
+      }
+      break;
+    }
+  }
+  // Two containers hold the words: which one the person meant is not known.
+  const containers = new Set(out.map((o) => o.container));
+  return containers.size === 1 ? out : [];
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { failedSteps, failureMessages, usePlainEnglish } from './helpers/plain-english.js';
+
+// Plans in a person's own words and order, on a page that shows the things otherwise: "the
+// login redirect fix" for the card "Fix login redirect", a statement and then what to do
+// about it ("Lena Voss should be an active member again — switch her on"), "the taxi expense"
+// for a row of the Expense Lines table, a declaration by what it declares. Each reading acts
+// only when one container holds every word; a name the page does not show is never another
+// that begins with it.
+
+const pe = usePlainEnglish('purpose');
+const PAGE = 'purpose-words.html';
+
+describe('purposes in a person\'s own words', () => {
+  it('cards and rows named in another order, a statement then a pronoun, a sentence by its words', async () => {
+    const r = await pe.plan(PAGE, [
+      'Put the privacy policy card away in the archive',
+      'The login redirect fix is no longer urgent — take that label off it',
+      'Lena Voss should be an active member again — switch her on',
+      'I want to get the Monday summary of my projects by email — enable it',
+      'Take the taxi expense off the claim',
+      'Confirm the expenses are for company business',
+      'Open the page for attaching scanned receipts',
+    ]);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('archive Update privacy policy;untag Fix login redirect;Lena Voss on;digest on;delete Taxi to client office;declared true;open #receipts;');
+  });
+
+  it('must-fail: a card the board does not have, a name extended, words two cards share, an assertion stays one', async () => {
+    // "Walk the dog" is not "Walk the dog later".
+    // (Before the fix, "Archive the Walk the dog card" archived "Walk the dog later": the verb's
+    // control nearest the words.)
+    const extended = await pe.plan(PAGE, ['Archive the Walk the dog card']);
+    const extendedAway = await pe.plan(PAGE, ['Put the Walk the dog card away in the archive']);
+    expect(failedSteps(extendedAway).length).toBe(1);
+    expect(failedSteps(extended).length, JSON.stringify(extended.steps.map((s) => [s.status, s.did ?? s.locator ?? s.error?.message]))).toBe(1);
+    // "login" and "urgent" are on two cards: "the login card" is not one of them.
+    const shared = await pe.plan(PAGE, ['The login card is no longer urgent — take that label off it']);
+    expect(failedSteps(shared).length).toBe(1);
+    const absent = await pe.plan(PAGE, ['Take the hotel expense off the claim']);
+    expect(failedSteps(absent).length).toBe(1);
+    // Nothing on the page declares an order: a check, and it fails, never a tick.
+    const check = await pe.plan(PAGE, ['Confirm the order is placed']);
+    expect(failedSteps(check).length).toBe(1);
+    for (const run of [extended, extendedAway, shared, absent, check]) expect(run.log).toBe('');
+    expect(failureMessages(absent)).not.toMatch(/playwright|locator\(/i);
+  });
+});
