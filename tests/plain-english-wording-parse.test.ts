@@ -212,6 +212,13 @@ describe('a statement, then what to do about it; purposes in other words', () =>
     // "Confirm <clause>" stays an assertion to parse; the page decides (declarationBox).
     expect(interpret('Confirm the expenses are for company business')).toMatchObject({ kind: 'declare' });
     expect(interpret('Confirm the order is placed')).toMatchObject({ kind: 'assert' });
+    expect(interpret('Remove the selected members in one go')).toMatchObject({ kind: 'bulk', verb: 'remove' });
+    expect(interpret('Clear Full name and type Alex Morgan-Reid')).toMatchObject({ kind: 'fill', value: 'Alex Morgan-Reid', target: { phrase: 'Full name' } });
+    expect(interpret("Move 'Cookie banner copy' back to In progress")).toMatchObject({ kind: 'drag', from: 'Cookie banner copy', to: 'In progress' });
+    expect(interpret('Open the Done list menu')).toMatchObject({ kind: 'click', target: { phrase: 'more actions', scope: 'Done' } });
+    expect(interpret('Add a card in Review')).toMatchObject({ kind: 'click', target: { phrase: 'Add a card', scope: 'Review' } });
+    expect(interpret('Add Buy milk to the list')).toMatchObject({ kind: 'add_item', value: 'Buy milk' });
+    expect(interpret('Submit the claim')).toMatchObject({ kind: 'click', target: { phrase: 'Submit claim', role: 'button' } });
     // "Confirm the removal" is still the dialog's button.
     expect(interpret('Confirm the removal')).toMatchObject({ kind: 'confirm_dialog' });
   });
