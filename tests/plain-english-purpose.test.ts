@@ -26,6 +26,16 @@ describe('purposes in a person\'s own words', () => {
     expect(r.log).toBe('archive Update privacy policy;untag Fix login redirect;Lena Voss on;digest on;delete Taxi to client office;declared true;open #receipts;');
   });
 
+  it('the box by what kind of sentence it is, a plan by the price it shows', async () => {
+    const r = await pe.plan(PAGE, ['Tick the confirmation', 'Upgrade us to the $12 per user per month plan']);
+    expect(failedSteps(r), JSON.stringify(r.steps.map((s) => [s.status, s.error?.message]))).toEqual([]);
+    expect(r.log).toBe('declared true;plan Team;');
+    // No plan shows $15: nothing is chosen.
+    const none = await pe.plan(PAGE, ['Upgrade us to the $15 per user per month plan']);
+    expect(failedSteps(none).length).toBe(1);
+    expect(none.log).toBe('');
+  });
+
   it('must-fail: a card the board does not have, a name extended, words two cards share, an assertion stays one', async () => {
     // "Walk the dog" is not "Walk the dog later".
     // (Before the fix, "Archive the Walk the dog card" archived "Walk the dog later": the verb's

@@ -90,6 +90,11 @@ export function purposeTarget(step: string): PurposeTarget | null {
     const scope = m[1];
     return { kind: 'click', target: { phrase: '', role: 'link', scope }, alternatives: [{ phrase: '', role: 'button', scope }] };
   }
+  // "Upgrade us to the $12 per user per month plan": the plan by its name, else the one choice
+  // (a card, a radio) that shows those words.
+  if ((m = /^(?:upgrade|downgrade|switch|move|change)\s+(?:us|me|my\s+account|our\s+(?:team|account|workspace|plan))?\s*to\s+(?:the\s+)?(.+?)\s+(plan|tier|package|subscription)$/i.exec(s))) {
+    return { kind: 'click', target: { phrase: `${m[1]} ${m[2]}`, role: null }, alternatives: [{ phrase: m[1], role: null, strict: true }, { phrase: '', role: null, scope: m[1] }] };
+  }
   // "Submit the claim": the form's "Submit Claim" button, else its one Submit.
   if ((m = /^submit\s+(?:the|my|this|our|your)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)$/iu.exec(s)) && !/^(?:form|page|answer|button|it)$/i.test(m[1])) {
     return { kind: 'click', target: { phrase: `Submit ${m[1]}`, role: 'button' }, alternatives: [{ phrase: 'Submit', role: 'button', strict: true }] };
@@ -105,15 +110,25 @@ const DECLARES = /^\s*i\s+(?:hereby\s+)?(?:confirm|agree|declare|certify|accept|
  * and holds every content word of the clause ("I confirm that these expenses were incurred ...
  * on company business"). The one such box, or null.
  */
+/** "Tick the confirmation", "Check the declaration box": the box by the kind of sentence it declares. */
+export const DECLARATION_NOUN = /^(?:tick|check|select)\s+(?:the\s+)?(confirmation|declaration|agreement|consent|acknowledge?ment|certification)(?:\s+(?:box|checkbox|check ?box|tick ?box))?$/i;
+const NOUN_VERB: Record<string, RegExp> = {
+  confirmation: /^\s*i\s+(?:hereby\s+)?confirm\b/i, declaration: /^\s*i\s+(?:hereby\s+)?declare\b/i, agreement: /^\s*i\s+(?:hereby\s+)?agree\b/i,
+  consent: /^\s*i\s+(?:hereby\s+)?(?:consent|agree)\b/i, acknowledgement: /^\s*i\s+(?:hereby\s+)?acknowledge\b/i, acknowledgment: /^\s*i\s+(?:hereby\s+)?acknowledge\b/i, certification: /^\s*i\s+(?:hereby\s+)?certify\b/i,
+};
+
 export function declarationBox(tree: AriaNode[], step: string): { ref: string; sentence: string } | null {
-  const m = /^(?:confirm|declare|certify|agree)\s+(?:that\s+)?(.+)$/i.exec(step.trim().replace(/[.!]+$/, ''));
-  if (!m) return null;
-  const want = [...new Set(contentWords(m[1]).map(stem))];
-  if (want.length < 2) return null;
+  const text = step.trim().replace(/[.!]+$/, '');
+  const noun = DECLARATION_NOUN.exec(text);
+  const m = noun ? null : /^(?:confirm|declare|certify|agree)\s+(?:that\s+)?(.+)$/i.exec(text);
+  if (!m && !noun) return null;
+  const want = m ? [...new Set(contentWords(m[1]).map(stem))] : [];
+  if (m && want.length < 2) return null;
+  const starts = noun ? NOUN_VERB[noun[1].toLowerCase()] : DECLARES;
   const hits = flattenTree(tree).filter((f) => {
     if (f.node.role !== 'checkbox' || f.node.checked === true) return false;
     const sentence = f.name || f.adjacent || '';
-    if (!DECLARES.test(sentence)) return false;
+    if (!starts.test(sentence)) return false;
     const have = new Set(sentence.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem));
     return want.every((w) => have.has(w));
   });

@@ -36,7 +36,8 @@ export async function verbObjectRef(tools: CaseTools, role: string, verb: string
   if (unlessShown && showsText(snap.tree, unlessShown)) return { ok: false, code: 'target_not_found', message: `"${unlessShown}" is shown on the page, and no control of its own is named "${verb}"` };
   // "Walk the dog" where the page shows "Walk the dog later": another item, whose name begins
   // with the words; never its control.
-  const longer = unlessShown ? extendedText(snap.tree, unlessShown) : null;
+  // (A name of two words or more: one word is a topic, "the note about hiring" for "Hiring plan".)
+  const longer = unlessShown && unlessShown.trim().split(/\s+/).length >= 2 ? extendedText(snap.tree, unlessShown) : null;
   if (longer) return { ok: false, code: 'target_not_found', message: `the page does not show "${unlessShown}"; it shows "${longer}", a longer name, which is another item` };
   return controlForVerbObject(snap.tree, verb, object, nameOnly);
 }

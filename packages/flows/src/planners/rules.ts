@@ -105,7 +105,7 @@ function isQuoted(s: string): boolean {
 export { parseTarget };
 export { controlBesideText } from './rules-positional.js';
 import { parseUntag } from './rules-tags.js';
-import { declarationBox, purposeTarget, rewordPurpose } from './rules-purpose.js';
+import { DECLARATION_NOUN, declarationBox, purposeTarget, rewordPurpose } from './rules-purpose.js';
 export { isPurposeVerb, PURPOSE_VERBS } from './rules-verbs.js';
 
 // --- Compound steps -------------------------------------------------------------------
@@ -392,6 +392,8 @@ function interpretOne(step: string): Intent {
   s = s.replace(/^(\S+(?:\s+\S+){1,})\s+(?:so\s+(?:that\s+)?(?:he|she|it|they|we|i|you|his|her|its|their|the|this|that|nobody|no one)\b|because\b|in order to\b).*$/i, '$1');
   let m: RegExpExecArray | null;
   if ((m = /^confirm\s+(?:with|by clicking|by pressing)\s+(.+)$/i.exec(s))) return { kind: 'click', target: parseTarget(m[1]) };
+  // "Tick the confirmation": the box whose sentence says "I confirm ...", unless one is named so.
+  if (DECLARATION_NOUN.test(s)) return { kind: 'declare', words: s };
   // "Confirm the expenses are for company business", "Open the page for attaching receipts".
   const purpose = purposeTarget(s);
   if (purpose) return purpose;
@@ -1160,6 +1162,9 @@ export class RulesPlanner implements Planner {
         return act({ action: 'click', target: { phrase: 'log in', role: 'button' }, alternatives: [{ phrase: 'sign in', role: 'button' }, { phrase: 'login', role: 'button' }] }, { ...ask, startedAt: Date.now() });
       }
       case 'declare': {
+        const noun = DECLARATION_NOUN.exec(intent.words);
+        const named: TargetSpec | null = noun ? { phrase: noun[1], role: 'checkbox' } : null;
+        if (named && (await tools.findQuietly(role, [named], 'check'))) return act({ action: 'check', target: named });
         const declared = declarationBox((await tools.snapshot(role)).tree, intent.words);
         if (declared) return act({ action: 'check', ref: declared.ref }, { ...ask, part: ask.part ?? `tick the box "${declared.sentence.slice(0, 80)}" (the page asks to declare what the step confirms)` });
         await tools.fail(role, ask, {

@@ -1,5 +1,5 @@
 import type { AriaElement } from '../snapshot/tree.js';
-import { subtreeText, type Flat, type Scoped } from './tree-match.js';
+import { isClickableNode, subtreeText, type Flat, type Scoped } from './tree-match.js';
 
 // A scope a person words in their own order: "the login redirect fix" for the card "Fix login
 // redirect", "the privacy policy card" for "Update privacy policy", "the Monday summary of my
@@ -9,7 +9,7 @@ import { subtreeText, type Flat, type Scoped } from './tree-match.js';
 // "project"), no other does, and it holds the one candidate: "Invoice 12" is never "Invoice 123"
 // (12 is no word there), and two rows with the words are no answer.
 
-const FILLER = new Set(['the', 'a', 'an', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'to', 'for', 'in', 'on', 'at', 'by', 'with', 'and', 'from', 'about', 'me', 'us', 'i', 'we', 'you', 'these', 'those', 'all', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have']);
+const FILLER = new Set(['the', 'a', 'an', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'to', 'for', 'in', 'on', 'at', 'by', 'with', 'and', 'from', 'about', 'me', 'us', 'i', 'we', 'you', 'these', 'those', 'all', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'per']);
 // What a person calls the item itself, not a word it shows.
 const KIND = new Set(['card', 'cards', 'row', 'rows', 'line', 'lines', 'item', 'items', 'entry', 'entries', 'record', 'tile', 'task', 'todo', 'post', 'message', 'one']);
 const ITEM_ROLES = new Set(['listitem', 'row', 'article', 'group', 'region', 'dialog']);
@@ -30,6 +30,26 @@ export function contentWords(scope: string): string[] {
 
 function wordsOf(text: string): Set<string> {
   return new Set(text.split(/[^\p{L}\p{N}@#]+/u).filter(Boolean).map(stem));
+}
+
+/** Does the subtree hold a control (another row's, when it is not the candidate's branch)? */
+function hasControl(n: AriaElement): boolean {
+  return isClickableNode(n) || (n.children ?? []).some((k) => typeof k !== 'string' && hasControl(k));
+}
+
+/**
+ * The words `a` holds for the candidate: its own branch, and the parts of `a` that hold no
+ * control (a card's title, a row's text cell, a heading) — never a sibling row's words ("Red"
+ * and "Blue" beside the Teal box are other boxes' labels).
+ */
+function holdsFor(a: AriaElement, c: Flat, want: string[]): boolean {
+  const have = new Set<string>();
+  for (const w of wordsOf((a.name ?? '').toLowerCase())) have.add(w);
+  for (const k of a.children ?? []) {
+    if (typeof k === 'string') { for (const w of wordsOf(k.toLowerCase())) have.add(w); continue; }
+    if (k === c.node || c.ancestors.includes(k) || !hasControl(k)) for (const w of wordsOf(subtreeText(k))) have.add(w);
+  }
+  return want.every((w) => have.has(w));
 }
 
 /** Does this element hold every one of the words? */
@@ -60,14 +80,17 @@ function wordsElsewhere(a: AriaElement, want: string[], c: Flat, cands: Flat[]):
  * of strings and inline controls ("To attach scanned receipts <a>click here</a>. For the
  * policy <a>see this page</a>."): its words, or null when `a` is no such text.
  */
-function sentenceOf(a: AriaElement, c: Flat): string[] | null {
+function sentenceOf(a: AriaElement, c: Flat, cands: Flat[]): string[] | null {
   const kids = a.children ?? [];
-  if (!kids.some((k) => typeof k === 'string') || !kids.includes(c.node)) return null;
+  // Running text: sentences ending in a full stop, not a list of labelled boxes.
+  if (!kids.some((k) => typeof k === 'string' && /[.!?](?:\s|$)/.test(k)) || !kids.includes(c.node)) return null;
   const sentences: string[][] = [[]];
+  const controls: number[] = [];
   let at = -1;
   for (const k of kids) {
     if (typeof k !== 'string') {
       if (k === c.node) at = sentences.length - 1;
+      if (cands.some((o) => o.node === k)) controls.push(sentences.length - 1);
       sentences[sentences.length - 1].push(subtreeText(k));
       continue;
     }
@@ -77,7 +100,8 @@ function sentenceOf(a: AriaElement, c: Flat): string[] | null {
       sentences[sentences.length - 1].push(p.toLowerCase());
     });
   }
-  return at >= 0 ? sentences[at] : null;
+  // The one control of its sentence.
+  return at >= 0 && controls.filter((i) => i === at).length === 1 ? sentences[at] : null;
 }
 
 /**
@@ -127,22 +151,30 @@ function namesTheWords(pieces: string[], scope: string): boolean {
 export function scopeByWords(cands: Flat[], scope: string, many: boolean): Scoped[] {
   const want = [...new Set(contentWords(scope).map(stem))];
   // One word is a name, and names are matched whole (applyScope); a sentence is no scope.
-  if (want.length < 2 || want.length > 6 || !cands.length) return [];
+  // A handle or a tag names one account exactly ("@ann_b"): never by its pieces.
+  if (want.length < 2 || want.length > 6 || !cands.length || /[@#]/.test(scope)) return [];
   const roots = new Set(cands.map((c) => c.ancestors[0] ?? c.node));
   if (namesTheWords(allPieces(roots), scope)) return [];
   const out: Scoped[] = [];
   for (const c of cands) {
+    // A control drawn as a card that shows the words itself ("Team · $12 / user / month").
+    if (holdsAll(c.node, want) && subtreeText(c.node).length <= COMPACT_CHARS && !cands.some((o) => o !== c && o.ancestors.includes(c.node))) {
+      out.push({ f: c, exact: 1, container: c.node });
+      continue;
+    }
     for (let i = c.ancestors.length - 1; i >= 0; i--) {
       const a = c.ancestors[i];
       if (!holdsAll(a, want) && !titledRow(a, c.ancestors.slice(0, i), want)) continue;
+      // Every word by the candidate, not in a sibling row that has controls of its own.
+      if (!holdsFor(a, c, want) && !titledRow(a, c.ancestors.slice(0, i), want) && !sentenceOf(a, c, cands)) break;
       // The words of one row or card, not of a whole layout table that happens to hold them all.
       if (!ROW_ROLES.has(a.role) && subtreeText(a).length > COMPACT_CHARS) break;
       // The words are in a row this candidate is not in (a toolbar's control): not its scope.
       if (wordsElsewhere(a, want, c, cands)) break;
       if (many || cands.filter((o) => o.ancestors.includes(a)).length === 1) out.push({ f: c, exact: 1, container: a });
       // Prose with several links: the one in the sentence that says the words.
-      else if (sentenceOf(a, c)?.every((w) => w)) {
-        const words = wordsOf(sentenceOf(a, c)!.join(' '));
+      else if (sentenceOf(a, c, cands)) {
+        const words = wordsOf(sentenceOf(a, c, cands)!.join(' '));
         if (want.every((w) => words.has(w))) out.push({ f: c, exact: 1, container: a });
       }
       break;
