@@ -1,5 +1,5 @@
 import type { AriaElement } from '../snapshot/tree.js';
-import { isClickableNode, subtreeText, type Flat, type Scoped } from './tree-match.js';
+import { subtreeText, type Flat, type Scoped } from './tree-match.js';
 
 // A scope a person words in their own order: "the login redirect fix" for the card "Fix login
 // redirect", "the privacy policy card" for "Update privacy policy", "the Monday summary of my
@@ -32,9 +32,19 @@ function wordsOf(text: string): Set<string> {
   return new Set(text.split(/[^\p{L}\p{N}@#]+/u).filter(Boolean).map(stem));
 }
 
-/** Does the subtree hold a control (another row's, when it is not the candidate's branch)? */
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/**
+ * Does the subtree hold a box of its own (another row's checkbox, radio or switch, whose words
+ * are its label)? A header's ⋯ beside a list's title is no such row: its words title the list.
+ */
 function hasControl(n: AriaElement): boolean {
-  return isClickableNode(n) || (n.children ?? []).some((k) => typeof k !== 'string' && hasControl(k));
+  return CHECKABLE_ROLES.has(n.role) || (n.children ?? []).some((k) => typeof k !== 'string' && hasControl(k));
+}
+
+function headingsIn(n: AriaElement, out: AriaElement[] = []): AriaElement[] {
+  for (const k of n.children ?? []) if (typeof k !== 'string') (k.role === 'heading' ? out.push(k) : headingsIn(k, out));
+  return out;
 }
 
 /**
@@ -48,6 +58,8 @@ function holdsFor(a: AriaElement, c: Flat, want: string[]): boolean {
   for (const k of a.children ?? []) {
     if (typeof k === 'string') { for (const w of wordsOf(k.toLowerCase())) have.add(w); continue; }
     if (k === c.node || c.ancestors.includes(k) || !hasControl(k)) for (const w of wordsOf(subtreeText(k))) have.add(w);
+    // A header with a menu button in it ("Review 2 ⋯"): its heading's words are the container's title.
+    else for (const h of headingsIn(k)) for (const w of wordsOf(subtreeText(h))) have.add(w);
   }
   return want.every((w) => have.has(w));
 }
@@ -152,7 +164,8 @@ export function scopeByWords(cands: Flat[], scope: string, many: boolean): Scope
   const want = [...new Set(contentWords(scope).map(stem))];
   // One word is a name, and names are matched whole (applyScope); a sentence is no scope.
   // A handle or a tag names one account exactly ("@ann_b"): never by its pieces.
-  if (want.length < 2 || want.length > 6 || !cands.length || /[@#]/.test(scope)) return [];
+  // Two things joined ("Red and Blue", "A, B") are a list of names, not one item's words.
+  if (want.length < 2 || want.length > 6 || !cands.length || /[@#]/.test(scope) || /\s(?:and|or)\s|,/i.test(scope)) return [];
   const roots = new Set(cands.map((c) => c.ancestors[0] ?? c.node));
   if (namesTheWords(allPieces(roots), scope)) return [];
   const out: Scoped[] = [];
