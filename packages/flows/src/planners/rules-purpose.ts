@@ -7,7 +7,11 @@
 //    Monday summary of my projects by email — enable it" → "enable the Monday summary of my
 //    projects";
 //  - "Put the privacy policy card away in the archive" → "Archive the privacy policy card";
-//  - "Take the taxi expense off the claim" → "Remove the taxi expense from the claim".
+//  - "Take the taxi expense off the claim" → "Remove the taxi expense from the claim", and the
+//    other rewrites below (clear and type, move back, a list's menu, add a card).
+// purposeTarget reads the forms that need a target the planner's own wording cannot say (a
+// link by its sentence, a plan by its price, "Submit the claim"); declarationBox finds the box
+// a "Confirm <clause>" or "Tick the confirmation" step means, on the page's tree.
 // Pure; null when the words are not one of these forms.
 
 import { contentWords, flattenTree, stem, type AriaNode, type DescribedTarget } from '@ariadne/page';
