@@ -349,8 +349,15 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       }
     }
     const slot = await this.pickSlot(tenant);
-    const lease = await this.createContext(slot, options, false);
-    return lease;
+    try {
+      return await this.createContext(slot, options, false);
+    } catch (err) {
+      // The browser picked was closed meanwhile (a tenant's idle browser closed, or one closed
+      // to make room, between the pick and the new page): pick again, once.
+      if (!slot.closing && slot.browser.isConnected() && !/has been closed/.test(String(err))) throw err;
+      this.log.warn({ err: String(err), browserId: slot.id }, 'browser closed while a context was being created on it; picking another');
+      return this.createContext(await this.pickSlot(tenant), options, false);
+    }
   }
 
   private async adapt(lease: Lease, options: LeaseOptions): Promise<void> {
