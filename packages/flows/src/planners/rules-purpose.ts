@@ -106,21 +106,24 @@ export function purposeTarget(step: string): PurposeTarget | null {
   return null;
 }
 
-const DECLARES = /^\s*i\s+(?:hereby\s+)?(?:confirm|agree|declare|certify|accept|acknowledge|understand|consent)\b/i;
+/** "I confirm ...", "I hereby declare ...": a sentence that says the person does one of these. */
+const iSay = (verbs: string) => new RegExp(String.raw`^\s*i\s+(?:hereby\s+)?(?:${verbs})\b`, 'i');
+const DECLARES = iSay('confirm|agree|declare|certify|accept|acknowledge|understand|consent');
+
+/** "Tick the confirmation", "Check the declaration box": the box by the kind of sentence it declares. */
+export const DECLARATION_NOUN = /^(?:tick|check|select)\s+(?:the\s+)?(confirmation|declaration|agreement|consent|acknowledge?ment|certification)(?:\s+(?:box|checkbox|check ?box|tick ?box))?$/i;
+const NOUN_VERB: Record<string, RegExp> = {
+  confirmation: iSay('confirm'), declaration: iSay('declare'), agreement: iSay('agree'), consent: iSay('consent|agree'),
+  acknowledgement: iSay('acknowledge'), acknowledgment: iSay('acknowledge'), certification: iSay('certify'),
+};
 
 /**
  * "Confirm the expenses are for company business": an assertion, unless the page asks the
  * person to declare it — an unticked box whose sentence starts "I confirm / agree / declare ..."
  * and holds every content word of the clause ("I confirm that these expenses were incurred ...
- * on company business"). The one such box, or null.
+ * on company business"). "Tick the confirmation": the box whose sentence starts "I confirm".
+ * The one such box, or null.
  */
-/** "Tick the confirmation", "Check the declaration box": the box by the kind of sentence it declares. */
-export const DECLARATION_NOUN = /^(?:tick|check|select)\s+(?:the\s+)?(confirmation|declaration|agreement|consent|acknowledge?ment|certification)(?:\s+(?:box|checkbox|check ?box|tick ?box))?$/i;
-const NOUN_VERB: Record<string, RegExp> = {
-  confirmation: /^\s*i\s+(?:hereby\s+)?confirm\b/i, declaration: /^\s*i\s+(?:hereby\s+)?declare\b/i, agreement: /^\s*i\s+(?:hereby\s+)?agree\b/i,
-  consent: /^\s*i\s+(?:hereby\s+)?(?:consent|agree)\b/i, acknowledgement: /^\s*i\s+(?:hereby\s+)?acknowledge\b/i, acknowledgment: /^\s*i\s+(?:hereby\s+)?acknowledge\b/i, certification: /^\s*i\s+(?:hereby\s+)?certify\b/i,
-};
-
 export function declarationBox(tree: AriaNode[], step: string): { ref: string; sentence: string } | null {
   const text = step.trim().replace(/[.!]+$/, '');
   const noun = DECLARATION_NOUN.exec(text);
@@ -129,12 +132,10 @@ export function declarationBox(tree: AriaNode[], step: string): { ref: string; s
   const want = m ? [...new Set(contentWords(m[1]).map(stem))] : [];
   if (m && want.length < 2) return null;
   const starts = noun ? NOUN_VERB[noun[1].toLowerCase()] : DECLARES;
-  const hits = flattenTree(tree).filter((f) => {
-    if (f.node.role !== 'checkbox' || f.node.checked === true) return false;
-    const sentence = f.name || f.adjacent || '';
-    if (!starts.test(sentence)) return false;
+  const hits = flattenTree(tree).map((f) => ({ ref: f.ref, node: f.node, sentence: f.name || f.adjacent || '' })).filter(({ node, sentence }) => {
+    if (node.role !== 'checkbox' || node.checked === true || !starts.test(sentence)) return false;
     const have = new Set(sentence.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem));
     return want.every((w) => have.has(w));
   });
-  return hits.length === 1 ? { ref: hits[0].ref, sentence: hits[0].name || hits[0].adjacent || '' } : null;
+  return hits.length === 1 ? { ref: hits[0].ref, sentence: hits[0].sentence } : null;
 }

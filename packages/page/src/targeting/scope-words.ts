@@ -1,5 +1,5 @@
 import type { AriaElement } from '../snapshot/tree.js';
-import { subtreeText, type Flat, type Scoped } from './tree-match.js';
+import { pieces, subtreeText, type Flat, type Scoped } from './tree-match.js';
 
 // A scope a person words in their own order: "the login redirect fix" for the card "Fix login
 // redirect", "the privacy policy card" for "Update privacy policy", "the Monday summary of my
@@ -12,7 +12,6 @@ import { subtreeText, type Flat, type Scoped } from './tree-match.js';
 const FILLER = new Set(['the', 'a', 'an', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'to', 'for', 'in', 'on', 'at', 'by', 'with', 'and', 'from', 'about', 'me', 'us', 'i', 'we', 'you', 'these', 'those', 'all', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'per']);
 // What a person calls the item itself, not a word it shows.
 const KIND = new Set(['card', 'cards', 'row', 'rows', 'line', 'lines', 'item', 'items', 'entry', 'entries', 'record', 'tile', 'task', 'todo', 'post', 'message', 'one']);
-const ITEM_ROLES = new Set(['listitem', 'row', 'article', 'group', 'region', 'dialog']);
 const ROW_ROLES = new Set(['listitem', 'row', 'article']);
 /** A card, a settings row, a sentence: what one container of a person's words can hold. */
 const COMPACT_CHARS = 200;
@@ -54,9 +53,9 @@ function headingsIn(n: AriaElement, out: AriaElement[] = []): AriaElement[] {
  */
 function holdsFor(a: AriaElement, c: Flat, want: string[]): boolean {
   const have = new Set<string>();
-  for (const w of wordsOf((a.name ?? '').toLowerCase())) have.add(w);
+  for (const w of wordsOf(a.name ?? '')) have.add(w);
   for (const k of a.children ?? []) {
-    if (typeof k === 'string') { for (const w of wordsOf(k.toLowerCase())) have.add(w); continue; }
+    if (typeof k === 'string') { for (const w of wordsOf(k)) have.add(w); continue; }
     if (k === c.node || c.ancestors.includes(k) || !hasControl(k)) for (const w of wordsOf(subtreeText(k))) have.add(w);
     // A header with a menu button in it ("Review 2 ⋯"): its heading's words are the container's title.
     else for (const h of headingsIn(k)) for (const w of wordsOf(subtreeText(h))) have.add(w);
@@ -124,7 +123,7 @@ function sentenceOf(a: AriaElement, c: Flat, cands: Flat[]): string[] | null {
 function titleWords(outer: AriaElement[]): Set<string> {
   const out = new Set<string>();
   for (const a of outer) {
-    for (const w of wordsOf((a.name ?? '').toLowerCase())) out.add(w);
+    for (const w of wordsOf(a.name ?? '')) out.add(w);
     for (const k of a.children ?? []) if (typeof k !== 'string' && k.role === 'heading') for (const w of wordsOf(subtreeText(k))) out.add(w);
   }
   return out;
@@ -136,18 +135,6 @@ function titledRow(a: AriaElement, outer: AriaElement[], want: string[]): boolea
   const have = wordsOf(subtreeText(a));
   const missing = want.filter((w) => !have.has(w));
   return missing.length === 1 && want.length - missing.length >= 1 && titleWords(outer).has(missing[0]);
-}
-
-/** Every text piece under these roots, as compared. */
-function allPieces(roots: Set<AriaElement>): string[] {
-  const out: string[] = [];
-  const walk = (n: AriaElement) => {
-    if (n.name) out.push(n.name.toLowerCase().replace(/\s+/g, ' ').trim());
-    if (typeof n.text === 'string') out.push(n.text.toLowerCase().replace(/\s+/g, ' ').trim());
-    for (const k of n.children ?? []) if (typeof k === 'string') out.push(k.toLowerCase().replace(/\s+/g, ' ').trim()); else walk(k);
-  };
-  for (const r of roots) walk(r);
-  return out;
 }
 
 /**
@@ -167,7 +154,7 @@ export function scopeByWords(cands: Flat[], scope: string, many: boolean): Scope
   // Two things joined ("Red and Blue", "A, B") are a list of names, not one item's words.
   if (want.length < 2 || want.length > 6 || !cands.length || /[@#]/.test(scope) || /\s(?:and|or)\s|,/i.test(scope)) return [];
   const roots = new Set(cands.map((c) => c.ancestors[0] ?? c.node));
-  if (namesTheWords(allPieces(roots), scope)) return [];
+  if (namesTheWords([...roots].flatMap((r) => pieces(r)), scope)) return [];
   const out: Scoped[] = [];
   for (const c of cands) {
     // A control drawn as a card that shows the words itself ("Team · $12 / user / month").
@@ -177,17 +164,19 @@ export function scopeByWords(cands: Flat[], scope: string, many: boolean): Scope
     }
     for (let i = c.ancestors.length - 1; i >= 0; i--) {
       const a = c.ancestors[i];
-      if (!holdsAll(a, want) && !titledRow(a, c.ancestors.slice(0, i), want)) continue;
+      const titled = titledRow(a, c.ancestors.slice(0, i), want);
+      if (!titled && !holdsAll(a, want)) continue;
+      const sentence = sentenceOf(a, c, cands);
       // Every word by the candidate, not in a sibling row that has controls of its own.
-      if (!holdsFor(a, c, want) && !titledRow(a, c.ancestors.slice(0, i), want) && !sentenceOf(a, c, cands)) break;
+      if (!titled && !sentence && !holdsFor(a, c, want)) break;
       // The words of one row or card, not of a whole layout table that happens to hold them all.
       if (!ROW_ROLES.has(a.role) && subtreeText(a).length > COMPACT_CHARS) break;
       // The words are in a row this candidate is not in (a toolbar's control): not its scope.
       if (wordsElsewhere(a, want, c, cands)) break;
       if (many || cands.filter((o) => o.ancestors.includes(a)).length === 1) out.push({ f: c, exact: 1, container: a });
       // Prose with several links: the one in the sentence that says the words.
-      else if (sentenceOf(a, c, cands)) {
-        const words = wordsOf(sentenceOf(a, c, cands)!.join(' '));
+      else if (sentence) {
+        const words = wordsOf(sentence.join(' '));
         if (want.every((w) => words.has(w))) out.push({ f: c, exact: 1, container: a });
       }
       break;

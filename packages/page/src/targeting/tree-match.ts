@@ -152,7 +152,8 @@ function lineText(n: AriaElement): string {
 }
 
 const CONTROL_NAMES = new Set(['button', 'menuitem', 'tab', 'switch', 'checkbox', 'radio', 'option', 'menuitemcheckbox', 'menuitemradio']);
-function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): string[] {
+/** Every text piece in a subtree (names, text, strings), as compared; `labelsOnly` leaves out controls' names. */
+export function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): string[] {
   if (labelsOnly && CONTROL_NAMES.has(n.role)) return out;
   if (n.name) out.push(norm(n.name));
   if (typeof n.text === 'string') out.push(norm(n.text));
