@@ -112,6 +112,8 @@ interface BrowserSlot {
   leases: Set<string>;
   warm: Lease[];
   warming: number;
+  /** Leases being made on it: picked, not yet in `leases` (an idle close must wait for them). */
+  opening: number;
   closing: boolean;
   launchedAt: number;
 }
@@ -311,10 +313,11 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     // so concurrent acquires cannot overshoot the cap; reserve() refuses a closed or full pool.
     const reservation = (this.closed ? undefined : reserved) ?? this.reserve(1).take()!;
     try {
-      const lease = await this.obtain(this.groupOf(tenant), options);
+      const { lease, slot } = await this.obtain(this.groupOf(tenant), options);
+      slot.opening--;
       this.leases.delete(reservation);
-      const slot = this.slots.get(lease.browserId);
-      if (!slot) {
+      if (!this.slots.has(slot.id)) {
+        // Crashed or closed at shutdown while the context was made (an idle close waits for it).
         await lease.context.close().catch(() => {});
         throw new AppError('capacity_exhausted', 'The browser chosen for this lease went away; retry.', { capacity: this.opts.maxContexts });
       }
@@ -333,30 +336,48 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     }
   }
 
-  private async obtain(tenant: string, options: LeaseOptions): Promise<Lease> {
+  /**
+   * A context for the tenant, and its browser with `opening` raised: from the pick until
+   * acquire() registers the lease the browser holds no lease, and closeIdle() (whose idle
+   * time can be shorter than a context takes to make on a loaded host) closed it under us.
+   */
+  private async obtain(tenant: string, options: LeaseOptions): Promise<{ lease: Lease; slot: BrowserSlot }> {
     const needsFresh = Boolean(options.userAgent || options.locale || options.timezoneId || options.baseURL);
     if (!needsFresh) {
       const warm = this.takeWarm(tenant);
-      if (warm) {
+      const slot = warm && this.slots.get(warm.browserId);
+      if (warm && slot) {
+        slot.opening++;
         try {
           await this.adapt(warm, options);
-          return { ...warm, acquiredAt: Date.now() };
+          return { lease: { ...warm, acquiredAt: Date.now() }, slot };
         } catch (err) {
+          slot.opening--;
           // A warm context on a browser that just died: fall through to a fresh one.
           this.log.warn({ err: String(err) }, 'warm context unusable; creating a fresh one');
           await warm.context.close().catch(() => {});
         }
+      } else if (warm) {
+        await warm.context.close().catch(() => {});
       }
     }
     const slot = await this.pickSlot(tenant);
+    slot.opening++;
     try {
-      return await this.createContext(slot, options, false);
+      return { lease: await this.createContext(slot, options, false), slot };
     } catch (err) {
-      // The browser picked was closed meanwhile (a tenant's idle browser closed, or one closed
-      // to make room, between the pick and the new page): pick again, once.
+      slot.opening--;
+      // The browser crashed between the pick and the new page: pick again, once.
       if (!slot.closing && slot.browser.isConnected() && !/has been closed/.test(String(err))) throw err;
       this.log.warn({ err: String(err), browserId: slot.id }, 'browser closed while a context was being created on it; picking another');
-      return this.createContext(await this.pickSlot(tenant), options, false);
+      const again = await this.pickSlot(tenant);
+      again.opening++;
+      try {
+        return { lease: await this.createContext(again, options, false), slot: again };
+      } catch (err2) {
+        again.opening--;
+        throw err2;
+      }
     }
   }
 
@@ -383,7 +404,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
   }
 
   private hasRoom(s: BrowserSlot): boolean {
-    return s.leases.size + s.warm.length + s.warming < this.opts.maxContextsPerBrowser;
+    return s.leases.size + s.opening + s.warm.length + s.warming < this.opts.maxContextsPerBrowser;
   }
 
   private async pickSlot(tenant: string): Promise<BrowserSlot> {
@@ -407,7 +428,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     if (spare) return this.claim(spare, tenant);
     if (this.slots.size + this.launching >= this.maxBrowsers) {
       const idle = [...this.slots.values()]
-        .filter((s) => this.live(s) && s.leases.size === 0 && s.tenant !== tenant)
+        .filter((s) => this.live(s) && s.leases.size === 0 && s.opening === 0 && s.tenant !== tenant)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!idle) {
         throw new AppError('capacity_exhausted', `All ${this.maxBrowsers} browsers serve other tenants' live sessions; none can be given to this tenant now.`, {
@@ -433,7 +454,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
     if (this.closed) return;
     const idleMs = this.opts.tenantBrowserIdleMs ?? 60_000;
     const now = Date.now();
-    const idle = [...this.slots.values()].filter((s) => !s.closing && s.tenant !== null && s.leases.size === 0 && s.warming === 0 && now - s.lastUsed >= idleMs);
+    const idle = [...this.slots.values()].filter((s) => !s.closing && s.tenant !== null && s.leases.size === 0 && s.opening === 0 && s.warming === 0 && now - s.lastUsed >= idleMs);
     if (!idle.length) return;
     await Promise.all(idle.map((s) => this.closeSlot(s, 'idle')));
     this.scheduleRefill();
@@ -617,7 +638,7 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
         handleSIGHUP: false,
       });
       const slot: BrowserSlot = {
-        id, browser, pid: findBrowserPid(id), tenant, lastUsed: Date.now(), leases: new Set(), warm: [], warming: 0, closing: false, launchedAt: Date.now(),
+        id, browser, pid: findBrowserPid(id), tenant, lastUsed: Date.now(), leases: new Set(), warm: [], warming: 0, opening: 0, closing: false, launchedAt: Date.now(),
       };
       this.slots.set(id, slot);
       browser.on('disconnected', () => this.onDisconnected(slot));
