@@ -65,6 +65,11 @@ describe('sentences', () => {
 
   it('everyday verbs', () => {
     expect(interpret('Mark Buy milk as done')).toMatchObject({ kind: 'check', target: { phrase: 'Buy milk', role: 'checkbox' } });
+    // "Submit Claim": the control named so first ("Claim" alone matched the Claim links too).
+    expect(interpret('Submit Claim')).toMatchObject({ kind: 'click', target: { phrase: 'Submit Claim', strict: true }, alternatives: [{ phrase: 'Claim' }] });
+    expect(interpret('Open Settings')).toMatchObject({ kind: 'click', target: { phrase: 'Open Settings', strict: true }, alternatives: [{ phrase: 'Settings' }] });
+    expect(interpret('Open Actions menu')).toMatchObject({ kind: 'click', target: { phrase: 'Actions' } });
+    expect(interpret('Submit the form')).not.toMatchObject({ target: { phrase: 'Submit the form' } });
     expect(interpret('Mark "Buy milk" as not done')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Buy milk' } });
     expect(interpret('Complete Walk the dog')).toMatchObject({ kind: 'check' });
     expect(interpret('Add a todo "Buy milk"')).toMatchObject({ kind: 'add_item', value: 'Buy milk' });

@@ -482,6 +482,10 @@ function interpretOne(step: string): Intent {
   }
   if ((m = /^(?:answer|fill)\s+(?:the\s+)?prompt\s+with\s+(.+)$/i.exec(s))) return { kind: 'dialog', accept: true, promptText: unquote(m[1]) };
   // "Open the e-mail from Rochelle Park": the message's own link in the row that shows the name, when no control is named so.
+  // "Submit Claim", "Open Ticket": first a control named with the verb ("Submit Claim"), else the object.
+  if ((m = /^([Ss]ubmit|[Oo]pen)\s+([A-Z][\p{L}-]*(?:\s+[\p{L}-]+){0,2})$/u.exec(s)) && !/^(?:the|a|an|my|this|it)\b/i.test(m[2]) && !/\s(?:menu|drop-?down|submenu|section|panel|accordion|drawer|tab)$/i.test(m[2])) {
+    return { kind: 'click', target: { phrase: `${m[1]} ${m[2]}`, role: null, strict: true }, alternatives: [parseTarget(m[2])], ...(waitMs ? { waitMs } : {}) };
+  }
   if ((m = /^(?:open|read|view)\s+(?:the\s+)?(?:e-?mail|mail|message|conversation|thread)\s+(?:sent\s+)?(?:from|by)\s+(.+)$/i.exec(s))) {
     return { kind: 'click', target: parseTarget(s.replace(/^(?:open|read|view)\s+/i, '')), alternatives: [{ phrase: '', role: 'link', scope: unquote(m[1]) }] };
   }
