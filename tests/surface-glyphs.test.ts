@@ -3,7 +3,7 @@ import { conceptsOfName, sameIcon } from '@ariadne/page';
 import { parsePath } from '../packages/page/src/bridge/injected/surface-glyphs.js';
 import { ACTION_WORDS, vocabularyName } from '../packages/page/src/bridge/injected/surface-ids.js';
 import { iconWord } from '../packages/page/src/bridge/injected/surface-names.js';
-import { usePlainEnglish } from './helpers/plain-english.js';
+import { failedSteps, usePlainEnglish } from './helpers/plain-english.js';
 
 // Icon-only controls whose only picture is an inline SVG with no <title>, text, aria or class
 // word get the glyph it draws as their inferred name ([inferred=shape]), read from the drawing's
@@ -172,5 +172,27 @@ describe('REST ladder by the picture', () => {
     await refuse('glyphs-bootstrap.html', 'the bin', 'target_not_found');
     await refuse('glyphs-toolbar.html', 'the ×', 'target_not_found');
     await refuse('glyphs-toolbar.html', 'the archive button', 'target_not_found');
+  });
+});
+
+describe('pictures in data: URLs (image buttons of one-file pages)', () => {
+  it('reads the glyph of an <input type="image"> or <img> whose src is a data: SVG; the rest stay nameless', async () => {
+    const r = await names('glyphs-data-images.html');
+    // Three red × (percent-encoded and base64), the green + (filled rects), a white × on a red
+    // tile, the word set as text on a tile, the → arrow.
+    expect(r.named.filter((n) => !n.endsWith('/column'))).toEqual(['×/shape', '×/shape', '×/shape', '+/shape', '×/shape', 'PDF/svg-title', '→/shape']);
+    // The three pencils: no name guessed (the printer keeps the browser's own "Submit").
+    expect(r.yaml.match(/- img \[ref=e\d+\] \[cursor=pointer\]/g)?.length).toBe(3);
+  });
+
+  it('plain English: delete a line by its ×, add by the green +, the next arrow; must fail: the pencil', async () => {
+    const run = await pe.plan('glyphs-data-images.html', ["Delete 'Parking at airport'", 'Click the small red × in the Dinner with client row', 'Click the green +', 'Click the → arrow', 'Submit Claim']);
+    expect(failedSteps(run), JSON.stringify(run.steps.map((s) => s.error?.message))).toEqual([]);
+    expect(run.log).toBe('delete:r2;delete:r3;add:new;page:next;submit;');
+    const tiles = await pe.rest('glyphs-data-images.html', [{ action: 'click', description: 'the × by the Approver' }, { action: 'click', description: 'the PDF icon by Attachments' }]);
+    expect(tiles.log).toBe('approver:clear;attach:pdf;');
+    const bad = await pe.rest('glyphs-data-images.html', [{ action: 'click', description: 'the pencil in the Train to Leeds row' }]);
+    expect(bad.answers[0].body.error.code).toBe('target_not_found');
+    expect(bad.log).toBe('');
   });
 });

@@ -348,7 +348,8 @@ function withCount(p: string, scb: string): boolean {
  * much as in a cell of its own; "Walk the dog later" is not, nor "Invoice 7 (void)" (a bracket
  * often tells rows apart).
  */
-const AFTER_NAME = /^\s*(?:[@·•|—–]|-\s)/;
+// A label before its value ("Approver: J. Patel") leads the line as a name does.
+const AFTER_NAME = /^\s*(?:[@·•|—–]|[-:]\s)/;
 const leadsWith = (p: string, scb: string) => p.length > scb.length && p.startsWith(scb) && AFTER_NAME.test(p.slice(scb.length));
 // A handle ("@noor.h") is a whole text wherever it stands as a word: it names one account.
 const handleIn = (p: string, scb: string) => /^@[\p{L}\p{N}._-]{2,}$/u.test(scb) && new RegExp(`(?:^|[\\s(])${escapeRe(scb)}(?=$|[\\s·•|),])`, 'u').test(p);

@@ -16,7 +16,9 @@ interface P { x: number; y: number }
 interface Sub { pts: P[]; curve: boolean[]; closed: boolean }
 interface Seg { a: P; b: P; w: number }
 interface Circle { c: P; r: number }
-interface Features { segs: Seg[]; circles: Circle[]; dots: P[]; stars: number; other: number }
+/** A square outline or tile behind a glyph (x-square, a red square with a white ×). */
+interface Frame { x0: number; y0: number; x1: number; y1: number }
+interface Features { segs: Seg[]; circles: Circle[]; frames: Frame[]; dots: P[]; stars: number; other: number }
 
 const MAX_PRIMITIVES = 12;
 const MAX_D = 1500;
@@ -459,6 +461,15 @@ export function classify(f: Features): Glyph | null {
     return null;
   }
   if (circles.length) return null;
+  if (f.frames.length) {
+    // A glyph on a square tile or in a square outline: the glyph. Two frames, or strokes
+    // leaving the frame, are a picture of something else (a window, a document).
+    const fr = f.frames[0];
+    const inside = (p: P) => p.x > fr.x0 && p.x < fr.x1 && p.y > fr.y0 && p.y < fr.y1;
+    if (f.frames.length > 1 || !segs.length || !segs.every((s) => inside(s.a) && inside(s.b))) return null;
+    const g = strokes(segs);
+    return g && g !== '☰' && g !== '−' ? g : null;
+  }
   return segs.length ? strokes(segs) : null;
 }
 
@@ -506,6 +517,19 @@ function subsOf(el: Element): Sub[] | null {
   return null;
 }
 
+/**
+ * A closed square (or square with rounded corners) that fills most of the picture: every point
+ * on its bounding box's edges. Its inside is where a glyph sits, as in a ring.
+ */
+function isFrame(pts: P[], b: { x0: number; y0: number; x1: number; y1: number }): boolean {
+  const w = b.x1 - b.x0, h = b.y1 - b.y0;
+  if (Math.min(w, h) < 0.55 || w > 1.34 * h || h > 1.34 * w || pts.length < 4) return false;
+  const onEdge = (p: P) => Math.min(Math.abs(p.x - b.x0), Math.abs(p.x - b.x1), Math.abs(p.y - b.y0), Math.abs(p.y - b.y1)) <= 0.07;
+  // Each corner drawn (squarely or a little rounded): a circle touches its box only mid-edge.
+  const corners = [[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]];
+  return pts.every(onEdge) && corners.every(([x, y]) => pts.some((p) => Math.abs(p.x - x) + Math.abs(p.y - y) <= 0.1));
+}
+
 /** What one subpath contributes, stroked or filled, in normalised coordinates. */
 function addSub(f: Features, sub: Sub, filled: boolean, w: number): void {
   const b = bbox(sub.pts);
@@ -519,6 +543,7 @@ function addSub(f: Features, sub: Sub, filled: boolean, w: number): void {
   const closed = sub.closed || filled;
   const circ = closed ? asCircle({ ...sub, closed: true }) : null;
   if (circ) { if (circ.r < 0.11) f.dots.push(circ.c); else f.circles.push(circ); return; }
+  if (closed && isFrame(dedupe(sub.pts), b)) { f.frames.push(b); return; }
   if (closed && isStar({ ...sub, pts: dedupe(sub.pts) })) { f.stars++; return; }
   if (filled) {
     const bars = barsOf({ ...sub, pts: dedupe(sub.pts) });
@@ -544,6 +569,47 @@ function dedupe(pts: P[]): P[] {
   return out;
 }
 
+/** How one primitive is painted, in the svg's user units. */
+export interface Paint { shown: boolean; stroked: boolean; filled: boolean; strokeWidth: number }
+
+/** Paint from the live computed style (an inline <svg> in the page). */
+function livePaint(el: Element): Paint {
+  const st = getComputedStyle(el);
+  return {
+    shown: st.display !== 'none' && st.visibility !== 'hidden' && Number(st.opacity) !== 0,
+    stroked: st.stroke !== 'none' && !st.stroke.startsWith('url') && num(st.strokeWidth) > 0 && Number(st.strokeOpacity) !== 0,
+    filled: st.fill !== 'none' && Number(st.fillOpacity) !== 0,
+    strokeWidth: num(st.strokeWidth),
+  };
+}
+
+/**
+ * Paint from presentation attributes and inline styles, inherited from the ancestors as SVG
+ * does: for a picture that is not rendered as a DOM of the page (an <img>'s data: SVG, parsed
+ * apart), where there is no computed style. SVG's defaults: filled black, no stroke, width 1.
+ */
+export function attributePaint(el: Element): Paint {
+  const prop = (name: string): string | null => {
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const inline = new RegExp(`(?:^|;)\\s*${name}\\s*:\\s*([^;!]+)`, 'i').exec(e.getAttribute('style') ?? '')?.[1];
+      const v = (inline ?? e.getAttribute(name))?.trim();
+      if (v && v !== 'inherit') return v;
+    }
+    return null;
+  };
+  const none = (v: string | null) => v !== null && /^(?:none|transparent)$/i.test(v);
+  const zero = (v: string | null) => v !== null && Number(v) === 0;
+  const stroke = prop('stroke');
+  const width = prop('stroke-width');
+  const strokeWidth = width === null ? 1 : num(width);
+  return {
+    shown: !(el.closest('[display="none"], [visibility="hidden"]')) && !zero(prop('opacity')),
+    stroked: stroke !== null && !none(stroke) && !stroke.startsWith('url') && strokeWidth > 0 && !zero(prop('stroke-opacity')),
+    filled: !none(prop('fill')) && !zero(prop('fill-opacity')),
+    strokeWidth,
+  };
+}
+
 /**
  * The glyph an inline <svg> draws, or null: only its own primitives (no transforms, nested
  * pictures, images or text), few of them, in an svg no larger than a control's icon.
@@ -551,26 +617,29 @@ function dedupe(pts: P[]): P[] {
 export function svgGlyph(svg: Element): Glyph | null {
   const box = svg.getBoundingClientRect();
   if (box.width > MAX_BOX_PX || box.height > MAX_BOX_PX) return null;
+  return drawingGlyph(svg, livePaint);
+}
+
+/** The glyph an <svg> root's drawing shows, each primitive painted as `paint` says. */
+export function drawingGlyph(svg: Element, paint: (el: Element) => Paint): Glyph | null {
   const vb = viewBoxOf(svg);
   if (!vb) return null;
   if (svg.hasAttribute('transform') || svg.querySelector('text, image, foreignObject, use, svg, [transform]')) return null;
   const prims = Array.from(svg.querySelectorAll(SHAPES)).filter((e) => !e.closest(NOT_DRAWN));
   if (!prims.length || prims.length > MAX_PRIMITIVES) return null;
-  const f: Features = { segs: [], circles: [], dots: [], stars: 0, other: 0 };
+  const f: Features = { segs: [], circles: [], frames: [], dots: [], stars: 0, other: 0 };
   for (const el of prims) {
-    const st = getComputedStyle(el);
-    if (st.display === 'none' || st.visibility === 'hidden' || Number(st.opacity) === 0) continue;
-    const stroked = st.stroke !== 'none' && !st.stroke.startsWith('url') && num(st.strokeWidth) > 0 && Number(st.strokeOpacity) !== 0;
-    const filled = st.fill !== 'none' && Number(st.fillOpacity) !== 0;
-    if (!stroked && !filled) continue; // an invisible guide (Tabler's bounding box path)
+    const p = paint(el);
+    if (!p.shown) continue;
+    if (!p.stroked && !p.filled) continue; // an invisible guide (Tabler's bounding box path)
     const subs = subsOf(el);
     if (!subs) return null;
-    const w = stroked ? num(st.strokeWidth) / vb.s : 0;
+    const w = p.stroked ? p.strokeWidth / vb.s : 0;
     for (const sub of subs) {
-      const norm: Sub = { ...sub, pts: sub.pts.map((p) => ({ x: (p.x - vb.x) / vb.s, y: (p.y - vb.y) / vb.s })) };
+      const norm: Sub = { ...sub, pts: sub.pts.map((q) => ({ x: (q.x - vb.x) / vb.s, y: (q.y - vb.y) / vb.s })) };
       // A lone moveto draws nothing.
       if (norm.pts.length < 2) continue;
-      addSub(f, norm, !stroked, w);
+      addSub(f, norm, !p.stroked, w);
       if (f.other) return null;
     }
   }

@@ -7,6 +7,7 @@
 
 import { type IconPrim, MAX_PRINT_PRIMS, iconPrint } from './icon-print.js';
 import { ICON_PRINTS } from './icon-prints.generated.js';
+import { attributePaint, drawingGlyph, type Glyph } from './surface-glyphs.js';
 
 const SHAPES = 'path, line, polyline, polygon, circle, ellipse, rect';
 const NOT_DRAWN = 'defs, clipPath, mask, symbol, pattern, marker, linearGradient, radialGradient, filter';
@@ -31,6 +32,10 @@ function prints(): Map<string, string> {
 export function svgIconSetName(svg: Element): string | null {
   const box = svg.getBoundingClientRect();
   if (box.width > MAX_BOX_PX || box.height > MAX_BOX_PX) return null;
+  return drawingSetName(svg);
+}
+
+function drawingSetName(svg: Element): string | null {
   if (svg.hasAttribute('transform') || svg.querySelector('text, image, foreignObject, use, svg, [transform]')) return null;
   const els = svg.querySelectorAll(SHAPES);
   if (!els.length || els.length > MAX_PRINT_PRIMS * 2) return null;
@@ -41,4 +46,58 @@ export function svgIconSetName(svg: Element): string | null {
   }
   const print = iconPrint(prims, svg.getAttribute('viewBox'));
   return print ? prints().get(print) ?? null : null;
+}
+
+// An <img> or <input type="image"> whose src is the picture itself, an SVG in a data: URL (pages
+// that ship as one file, and build tools that inline small images): read as an inline <svg> is,
+// from a document parsed apart from the page (nothing is added to the page's DOM).
+const MAX_DATA_URL = 12_000;
+const dataPictures = new Map<string, { words: string | null; glyph: Glyph | null; set: string | null }>();
+
+/** The glyph or icon-set name of a data:image/svg+xml picture, or null. */
+export function dataSvgName(src: string): { name: string; from: 'svg-title' | 'shape' | 'icon' } | null {
+  if (!/^data:image\/svg\+xml/i.test(src) || src.length > MAX_DATA_URL) return null;
+  let seen = dataPictures.get(src);
+  if (!seen) {
+    seen = { words: null, glyph: null, set: null };
+    const svg = parseDataSvg(src);
+    if (svg) {
+      seen.words = pictureWords(svg);
+      seen.glyph = seen.words ? null : drawingGlyph(svg, attributePaint);
+      seen.set = seen.words || seen.glyph ? null : drawingSetName(svg);
+    }
+    if (dataPictures.size > 200) dataPictures.clear();
+    dataPictures.set(src, seen);
+  }
+  if (seen.words) return { name: seen.words, from: 'svg-title' };
+  if (seen.glyph) return { name: seen.glyph, from: 'shape' };
+  return seen.set ? { name: seen.set, from: 'icon' } : null;
+}
+
+/**
+ * What a picture says in words: its <title>, else the short text it draws (a "×" or "+" set
+ * in a font, "PDF" on a tile). Long text is a picture of a text, not a name.
+ */
+function pictureWords(svg: Element): string | null {
+  const norm = (t: string | null | undefined) => (t ?? '').replace(/\s+/g, ' ').trim();
+  const title = norm(svg.querySelector('title')?.textContent);
+  if (title && title.length <= 60) return title;
+  const texts = Array.from(svg.querySelectorAll('text'));
+  const said = norm(texts.map((t) => t.textContent).join(' '));
+  return texts.length && texts.length <= 2 && said && said.length <= 12 ? said : null;
+}
+
+function parseDataSvg(src: string): Element | null {
+  const comma = src.indexOf(',');
+  if (comma < 0) return null;
+  const head = src.slice(0, comma);
+  try {
+    const text = /;base64$/i.test(head) ? atob(src.slice(comma + 1)) : decodeURIComponent(src.slice(comma + 1));
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const root = doc.documentElement;
+    return root.localName === 'svg' && !doc.querySelector('parsererror') ? root : null;
+  } catch {
+    // Not decodable, or a page whose Trusted Types policy refuses the parser: no name from it.
+    return null;
+  }
 }

@@ -7,7 +7,7 @@ export interface Inferred { name: string; from: InferredFrom }
 
 import { generatedReason } from './generated-ids.js';
 import { svgGlyph } from './surface-glyphs.js';
-import { svgIconSetName } from './surface-icons.js';
+import { dataSvgName, svgIconSetName } from './surface-icons.js';
 import { idName } from './surface-ids.js';
 
 const MAX_NAME = 60;
@@ -226,6 +226,10 @@ export function iconName(el: Element): Inferred | null {
     const src = tag === 'img' || (tag === 'input' && (e as HTMLInputElement).type === 'image') ? e.getAttribute('src') : null;
     const w = src ? fileWord(src) : null;
     if (w) return { name: clip(w), from: 'file' };
+    // A data: SVG is the picture itself: its glyph or icon-set picture, as for an inline <svg>.
+    const box = src && /^data:/i.test(src) ? e.getBoundingClientRect() : null;
+    const drawn = box && box.width <= 64 && box.height <= 64 ? dataSvgName(src!) : null;
+    if (drawn) return drawn;
   }
   for (const e of all.slice(0, 3)) {
     if (e.localName === 'svg' || e.localName === 'path') continue;
