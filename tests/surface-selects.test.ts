@@ -130,3 +130,22 @@ describe('rules planner: "<Label>: <value>", "Set <Label> to <value>", "Choose X
     expect(r.log).toBe('');
   });
 });
+
+describe('ARIA comboboxes that lost their name (MDC-era mat-select in a dialog)', () => {
+  it('are named by the floating label beside them, and chosen in by plan and by REST', async () => {
+    const { id } = await openTab(pe.svc, `${pe.fx.url}/plain-english/selects-mdc-dialog.html`);
+    const f = await snapshots(pe.svc, id);
+    expect(f.yaml).toMatch(/- combobox "Access level" \[inferred=label\] \[ref=e\d+\]/);
+    expect(f.yaml).toMatch(/- combobox "Office" \[inferred=label\]/);
+    await pe.svc.api.delete(`/v1/sessions/${id}`);
+    const run = await pe.plan('selects-mdc-dialog.html', ['Work e-mail: ana@example.com', 'Access level: Commenter', 'Choose Lisbon under Office', 'Send']);
+    expect(failureMessages(run), JSON.stringify(run.steps)).toBe('');
+    expect(run.log).toBe('access=Commenter;office=Lisbon;send:ana@example.com;');
+    const rest = await pe.rest('selects-mdc-dialog.html', [{ action: 'select', description: 'the Access level drop-down', value: 'Owner' }]);
+    expect(rest.log).toBe('access=Owner;');
+    // Not offered: nothing chosen.
+    const none = await pe.plan('selects-mdc-dialog.html', ['Access level: Admin']);
+    expect(failureMessages(none)).toMatch(/No option "Admin" to choose; the options are: "Viewer", "Commenter", "Editor", "Owner"/);
+    expect(none.log).toBe('');
+  });
+});

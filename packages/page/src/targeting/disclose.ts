@@ -192,6 +192,9 @@ export async function openRowMenu(page: Page, phrases: string[], scope: string, 
     const MORE_CLASS = /(?:^|[\s_-])(?:more|kebab|ellipsis|dots|overflow|meatball|more-vert|more-horiz|three-dots|actions-toggle|dropdown-toggle)(?:$|[\s_-])/i;
     const moreLike = (el: Element) => {
       if (!shown(el) || !clickable(el)) return false;
+      // A value picker pops up its choices, not the row's actions (an empty mat-select is
+      // aria-haspopup with no text, like a bare ⋯ button).
+      if (el.matches('select,[role=combobox],[role=listbox],[aria-haspopup=listbox]')) return false;
       const words = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title')].map(norm);
       if (words.some((w) => w && MORE_TEXT.test(w))) return true;
       if (el.hasAttribute('aria-haspopup') && norm(el.textContent).length <= 2) return true;

@@ -96,6 +96,8 @@ export interface SurfaceOptions {
 // Roles whose element a person clicks or fills as one thing: its name comes from what it holds.
 const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'combobox', 'textbox', 'searchbox', 'spinbutton', 'slider', 'listbox', 'gridcell']);
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch', 'button']);
+/** Of those, the ones that take a typed or chosen value (a box beside them names them). */
+const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider']);
 const KINDS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'email', 'password', 'number', 'range', 'color', 'file', 'search', 'tel', 'url']);
 const ROLE_SAYS: Record<string, string> = { search: 'searchbox', number: 'spinbutton', range: 'slider' };
 // Own refs count from here so they never meet Playwright's `e<N>` counter (one per element it ever saw).
@@ -341,7 +343,9 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
       return;
     }
     const named = !!n.name || (tag === 'input' && /^(button|submit|reset|image)$/i.test((el as HTMLInputElement).type));
-    if (!named && (tag === 'input' || tag === 'select' || tag === 'textarea' || el.getAttribute('contenteditable') !== null || n.role === 'textbox')) {
+    // An ARIA field whose author lost its name (a mat-select whose aria-labelledby a wrapper
+    // dropped, a combobox div): named by the text a person reads beside it, as a native field is.
+    if (!named && (tag === 'input' || tag === 'select' || tag === 'textarea' || el.getAttribute('contenteditable') !== null || VALUE_ROLES.has(n.role))) {
       if (!(tag === 'input' && /^(button|submit|reset|image|file)$/i.test((el as HTMLInputElement).type))) {
         const got = fieldLabel(el);
         if (got) { e.inferredName = got.name; e.inferredFrom = got.from; }
