@@ -56,3 +56,20 @@ describe('purposes in a person\'s own words', () => {
     expect(failureMessages(absent)).not.toMatch(/playwright|locator\(/i);
   });
 });
+
+describe('which one it is not, and asides in the middle', () => {
+  // tests/fixtures/plain-english/chips-fonticon.html: Material chips whose remove icon is a
+  // fontIcon="cancel" mat-icon with no text, on two near-duplicate names.
+  it('", not the one in X\'s row" and "(the first row, ...)" say nothing of the target; the rest finds it', async () => {
+    const r = await pe.plan('chips-fonticon.html', [
+      "Click the small ⓧ on the grey 'contractor' chip in Ines Moreau's row (the first row, next to the 'reviewer' chip), not the one in Ines Morel's row",
+      'Ines Morel is no longer a contractor — take that tag off her (only hers, leave Ines Moreau alone)',
+    ]);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('untag Ines Moreau contractor;untag Ines Morel contractor;');
+    // The row has no contractor chip: nothing is removed, whatever the aside says.
+    const none = await pe.plan('chips-fonticon.html', ["Click the × on the contractor chip in Kofi Mensah's row, not the one in Ines Morel's row"]);
+    expect(failedSteps(none).length).toBe(1);
+    expect(none.log).toBe('');
+  });
+});

@@ -237,6 +237,8 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // "the × on the 'urgent' tag (next to the red bug tag)": an aside after a description says
   // what else a person saw there, never the name; dropped. A handle or an address in brackets
   // tells rows apart ("Rochella Parks (@rochella_p)"): kept (applyScope reads it).
+  // "..., not the one in Lena Voss's row": which one it is not, said after which one it is.
+  if (!isQuoted(s)) s = s.replace(/^(\S+(?:\s+\S+){2,}?)\s*,\s*(?:and\s+|but\s+)?not\s+(?:the\s+(?:one|ones|other\s+one|same\s+\w+)|that\s+one|those)\s+(?:in|of|on|for|at|under|next\s+to|beside|by)\s+[^,()]+$/i, '$1').trim();
   const aside = /^(\S+(?:\s+\S+){2,}?)\s*\(([^()]{2,100})\)$/.exec(s);
   if (aside && !/^\s*@?[\w.+-]*@[\w.-]*\s*$/.test(aside[2])) s = aside[1].trim();
   // "... to switch it off", "... to open it": what the click is for, not which element.
