@@ -60,7 +60,7 @@ describe('purposes in a person\'s own words', () => {
 describe('which one it is not, and asides in the middle', () => {
   // tests/fixtures/plain-english/chips-fonticon.html: Material chips whose remove icon is a
   // fontIcon="cancel" mat-icon with no text, on two near-duplicate names.
-  it('", not the one in X\'s row" and "(the first row, ...)" say nothing of the target; the rest finds it', async () => {
+  it('", not the one in X\'s row" and "(the first row, ...)" say nothing of the target; a row menu\'s item by its verb', async () => {
     const r = await pe.plan('chips-fonticon.html', [
       "Click the small ⓧ on the grey 'contractor' chip in Ines Moreau's row (the first row, next to the 'reviewer' chip), not the one in Ines Morel's row",
       'Ines Morel is no longer a contractor — take that tag off her (only hers, leave Ines Moreau alone)',
@@ -68,6 +68,14 @@ describe('which one it is not, and asides in the middle', () => {
     expect(failureMessages(r)).toBe('');
     expect(r.log).toBe('untag Ines Moreau contractor;untag Ines Morel contractor;');
     // The row has no contractor chip: nothing is removed, whatever the aside says.
+    // The row's ⋮ is a fontIcon="more_vert" mat-icon; its menu is built on open. "Remove Ines
+    // Morel": the one item of her menu that starts with the verb ("Remove contributor").
+    const menu = await pe.plan('chips-fonticon.html', ['Send Kofi Mensah a password reset', 'Remove Ines Morel']);
+    expect(failureMessages(menu)).toBe('');
+    expect(menu.log).toBe('reset Kofi Mensah;remove Ines Morel;');
+    const archive = await pe.plan('chips-fonticon.html', ['Archive Kofi Mensah']);
+    expect(failedSteps(archive).length).toBe(1);
+    expect(archive.log).toBe('');
     const none = await pe.plan('chips-fonticon.html', ["Click the × on the contractor chip in Kofi Mensah's row, not the one in Ines Morel's row"]);
     expect(failedSteps(none).length).toBe(1);
     expect(none.log).toBe('');

@@ -244,7 +244,14 @@ export function nounControlFor(tree: AriaNode[], noun: string, who: string, only
   const words = wordsOf(who);
   const named = controlsOf(tree).filter((c) => CLICKABLE.has(c.role) && namedForNoun(c.name, noun));
   const fresh = only ? named.filter((c) => only.has(c.ref)) : named;
-  const cands = fresh.map((c) => ({ c, tier: 1, score: only ? 0 : nearness(c, words) })).filter((x) => x.score !== null) as { c: Ctl; tier: number; score: number }[];
+  let cands = fresh.map((c) => ({ c, tier: 1, score: only ? 0 : nearness(c, words) })).filter((x) => x.score !== null) as { c: Ctl; tier: number; score: number }[];
+  // In the menu opened for that row only: the verb and what it acts on ("Remove member" for
+  // "Remove Priya"), the one item of the menu that starts with the verb.
+  const verb = wordsOf(noun);
+  if (!cands.length && only && verb.length === 1) {
+    const led = controlsOf(tree).filter((c) => only.has(c.ref) && CLICKABLE.has(c.role) && wordsOf(c.name)[0] === verb[0] && wordsOf(c.name).length <= 3);
+    if (led.length === 1) cands = [{ c: led[0], tier: 1, score: 0 }];
+  }
   if (!cands.length) return { ok: false, code: 'target_not_found', message: `${what}: no control named "${noun}" is in the row of "${who}"${only ? ' or in the menu that opened' : ''}; nothing was clicked.` };
   return pickNearest(cands, what);
 }

@@ -198,7 +198,9 @@ export async function openRowMenu(page: Page, phrases: string[], scope: string, 
       const words = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title')].map(norm);
       if (words.some((w) => w && MORE_TEXT.test(w))) return true;
       if (el.hasAttribute('aria-haspopup') && norm(el.textContent).length <= 2) return true;
-      return [el, ...el.querySelectorAll('*')].some((x) => MORE_CLASS.test(x.getAttribute('class') ?? '') || /^(?:more_vert|more_horiz)$/.test(norm(x.textContent)));
+      // Material's fontIcon / svgIcon name the picture in an attribute when the font is not there.
+      const iconAttr = (x: Element) => ['fonticon', 'data-mat-icon-name', 'svgicon', 'data-icon'].map((a) => norm(x.getAttribute(a))).find(Boolean) ?? '';
+      return [el, ...el.querySelectorAll('*')].some((x) => MORE_CLASS.test(x.getAttribute('class') ?? '') || /^(?:more_vert|more_horiz)$/.test(norm(x.textContent)) || /^(?:more[_-]?(?:vert|horiz|vertical|horizontal)?|dots[_-]?(?:vertical|horizontal)?|kebab|ellipsis(?:[_-][hv])?|overflow[_-]?menu)$/.test(iconAttr(x)));
     };
     const nameOf = (el: Element) => (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
     // The rows: the innermost elements showing exactly the scope, each widened to the first box
