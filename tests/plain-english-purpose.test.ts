@@ -81,3 +81,24 @@ describe('which one it is not, and asides in the middle', () => {
     expect(none.log).toBe('');
   });
 });
+
+describe('a field behind its editor', () => {
+  // tests/fixtures/plain-english/edit-routes.html: a profile card whose pencil (class words
+  // only) opens a hidden editor panel; a grid whose Edit link turns the row into inputs, above
+  // a new-line row of inputs that is always there.
+  it('"Change my name to X", "Correct the hotel amount to N": the editor, the field it brought, its save', async () => {
+    const r = await pe.plan('edit-routes.html', ['Change my name to Sam Okoro-Bell', 'Correct the hotel amount to 135.50']);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('name=Sam Okoro-Bell;update hotel 135.50;');
+    // Each part is in the report.
+    expect(r.steps.map((s) => s.part ?? s.asked).join(' | ')).toMatch(/open the editor of "profile".*set "Full name" to "Sam Okoro-Bell".*save with "Save".*open the editor of "hotel".*set "Amount" to "135.50".*save with "Update"/);
+  });
+
+  it('must fail: no such field in the editor, no such row; nothing saved', async () => {
+    const nick = await pe.plan('edit-routes.html', ['Change my nickname to Sammy']);
+    expect(failureMessages(nick)).toMatch(/opened the editor of "profile", but no field it brought is named "nickname"; nothing was typed/);
+    const parking = await pe.plan('edit-routes.html', ['Correct the parking amount to 10']);
+    expect(failedSteps(parking).length).toBe(1);
+    for (const run of [nick, parking]) expect(run.log).toBe('');
+  });
+});

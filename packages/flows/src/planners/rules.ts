@@ -9,6 +9,7 @@ import { countWord, readTimes } from '@ariadne/page';
 import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
 import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, parseWithControl, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
+import { editReadings, runEditThenSet } from './rules-edit.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
 import { choiceInSentence } from './rules-by-value.js';
@@ -28,9 +29,10 @@ export type Intent =
   | { kind: 'navigate'; url: string }
   | { kind: 'back' | 'forward' | 'reload' }
   | { kind: 'click' | 'hover' | 'check' | 'uncheck' | 'toggle'; target: TargetSpec; alternatives?: TargetSpec[]; waitMs?: number; double?: boolean; beside?: Beside }
-  | { kind: 'fill'; target: TargetSpec; value: string; beside?: Beside }
-  /** "Department: Finance": the control a person reads as the label, set to the value (whatever kind it is). */
-  | { kind: 'set_field'; label: string; value: string }
+  /** `edit`: "Correct the hotel amount to 289.00" — a value put right, whose field may be behind an editor (rules-edit.ts). */
+  | { kind: 'fill'; target: TargetSpec; value: string; beside?: Beside; edit?: string }
+  /** "Department: Finance": the control a person reads as the label, set to the value (whatever kind it is). `edit`: said as a change ("Change my name to ..."). */
+  | { kind: 'set_field'; label: string; value: string; edit?: string }
   /** "Type 'X'", "Replace it with 'X'": into the field that has the caret. */
   | { kind: 'type_focused'; value: string; replace: boolean }
   /** "... and confirm (the removal)": the confirming button of the dialog the action opened. */
@@ -423,7 +425,11 @@ function interpretOne(step: string): Intent {
   }
   // "Set Role to Admin", "Choose Viewer under Role": as "Role: Admin", whatever the control's kind.
   const setTo = parseSetTo(s);
-  if (setTo) return { kind: 'set_field', label: setTo.label, value: setTo.value };
+  if (setTo) {
+    // Said as a change of something ("Change my name to ..."): the words, "my" kept, for the editor route.
+    const change = /^(?:set|change|update|correct|amend|adjust|modify)\s+(?:the\s+)?((?:my|our|your)\s+)?/i.exec(s);
+    return { kind: 'set_field', label: setTo.label, value: setTo.value, ...(change ? { edit: `${change[1] ? 'my ' : ''}${setTo.label}` } : {}) };
+  }
   // "Replace 245.00 with 289.00 in the amount box": the field showing the old value.
   const replace = parseReplaceIn(s);
   if (replace) {
@@ -661,7 +667,7 @@ function interpretOne(step: string): Intent {
   }
   if ((m = /^fill\s+(?:in\s+|out\s+)?(.+?)\s+with\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1], 'textbox') };
   // "Set X to Y", and the verbs of putting a wrong value right ("Correct the amount to 289.00").
-  if ((m = /^(?:set|correct|amend|adjust|modify)\s+(.+?)\s+to\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1].replace(/^(?:my|our|your)\s+/i, 'the '), 'textbox') };
+  if ((m = /^(?:set|correct|amend|adjust|modify)\s+(.+?)\s+to\s+(.+)$/i.exec(s))) return { kind: 'fill', value: valueWithModifiers(m[2]), target: parseTarget(m[1].replace(/^(?:my|our|your)\s+/i, 'the '), 'textbox'), edit: m[1].replace(/^the\s+/i, '') };
   // "Clear the search field" empties a field; "Clear completed" clicks the control named so.
   if ((m = /^clear\s+(.+)$/i.exec(s))) {
     if (/\b(?:field|input|box|textbox|text box|search|textarea)\s*$/i.test(m[1])) return { kind: 'fill', value: '', target: parseTarget(m[1], 'textbox') };
@@ -933,6 +939,12 @@ export class RulesPlanner implements Planner {
     return this.runIntent(intent, step, tools, ask);
   }
 
+  /** Is a field answering to these words on the page now (one look, no wait)? */
+  private async fieldShown(tools: CaseTools, role: string, specs: TargetSpec[]): Promise<boolean> {
+    const r = await tools.find(role, specs, 'fill', 0);
+    return 'ref' in r || r.error.code === 'ambiguous_target';
+  }
+
   private async runIntent(intent: Intent, step: PlanStep, tools: CaseTools, ask: AskContext): Promise<boolean> {
     const role = step.role;
     const act = async (body: FlowAction, a: AskContext = ask) => (await tools.act(role, body, a)).ok;
@@ -1003,8 +1015,17 @@ export class RulesPlanner implements Planner {
         return act({ action: 'scroll', direction: intent.direction });
       case 'press':
         return act({ action: 'press', key: intent.key, ...(intent.target ? { target: intent.target } : {}) });
-      case 'set_field':
+      case 'set_field': {
+        // "Change my name to ...": when no control answers to the words, the field may be behind
+        // its editor (rules-edit.ts); a control that answers is set as it is.
+        if (intent.edit && !(await this.fieldShown(tools, role, [{ phrase: intent.label, role: 'textbox' }, { phrase: intent.label, role: 'combobox' }]))) {
+          for (const r of editReadings(intent.edit)) {
+            const done = await runEditThenSet(tools, step, ask, act, r.item, r.field, intent.value);
+            if (done !== null) return done;
+          }
+        }
         return runSetField(tools, step, ask, act, intent.label, intent.value);
+      }
       case 'type_focused':
         return runFocusedTyping(tools, step, ask, act, intent.value, intent.replace);
       case 'confirm_dialog':
@@ -1067,6 +1088,12 @@ export class RulesPlanner implements Planner {
       }
       case 'fill':
         if (intent.beside) return runPositional(tools, step, ask, act, { action: 'fill', value: intent.value }, intent.beside);
+        if (intent.edit && !(await this.fieldShown(tools, role, [intent.target]))) {
+          for (const r of editReadings(intent.edit)) {
+            const done = await runEditThenSet(tools, step, ask, act, r.item, r.field, intent.value);
+            if (done !== null) return done;
+          }
+        }
         // The page layer writes the value in the form the field takes (a date, a number, a step).
         return act({ action: 'fill', value: intent.value, target: intent.target });
       case 'find': {
