@@ -70,6 +70,11 @@ describe('sentences', () => {
     expect(interpret('Open Settings')).toMatchObject({ kind: 'click', target: { phrase: 'Open Settings', strict: true }, alternatives: [{ phrase: 'Settings' }] });
     expect(interpret('Open Actions menu')).toMatchObject({ kind: 'click', target: { phrase: 'Actions' } });
     expect(interpret('Submit the form')).not.toMatchObject({ target: { phrase: 'Submit the form' } });
+    expect(interpret('Make Omar Farouk an admin')).toMatchObject({ kind: 'make_role', item: 'Omar Farouk', value: 'admin' });
+    expect(interpret('Make it bold').kind).not.toBe('make_role');
+    expect(interpret('Change my name to Alex Morgan-Reid')).toMatchObject({ kind: 'set_field', label: 'name', edit: 'my name' });
+    expect(interpret('Correct the hotel amount to 289.00')).toMatchObject({ kind: 'fill', value: '289.00', edit: 'hotel amount' });
+    expect(interpret('Role: Admin')).not.toHaveProperty('edit');
     expect(interpret('Mark "Buy milk" as not done')).toMatchObject({ kind: 'uncheck', target: { phrase: 'Buy milk' } });
     expect(interpret('Complete Walk the dog')).toMatchObject({ kind: 'check' });
     expect(interpret('Add a todo "Buy milk"')).toMatchObject({ kind: 'add_item', value: 'Buy milk' });
@@ -93,7 +98,7 @@ describe('sentences', () => {
     expect(interpret('Click Edit in the last row')).toMatchObject({ kind: 'click', target: { phrase: 'Edit', withinOrdinal: -1 } });
     expect(interpret('Select the row for Carla Diaz')).toMatchObject({ kind: 'check', target: { role: 'checkbox', scope: 'Carla Diaz' } });
     // A value for whatever control the label names (a select, a radio group, a drawn drop-down).
-    expect(interpret('Set Role to Admin')).toEqual({ kind: 'set_field', label: 'Role', value: 'Admin' });
+    expect(interpret('Set Role to Admin')).toEqual({ kind: 'set_field', label: 'Role', value: 'Admin', edit: 'Role' });
     expect(interpret('Choose Viewer under Role')).toEqual({ kind: 'set_field', label: 'Role', value: 'Viewer' });
     expect(interpret('Replace 245.00 with 289.00 in the amount box that appears')).toMatchObject({ kind: 'fill', value: '289.00', target: { phrase: 'amount', showing: '245.00' } });
     // Values with no list named: the list that offers them, else each one's own box (issue 25 §3).

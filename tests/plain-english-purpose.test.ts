@@ -94,6 +94,17 @@ describe('a field behind its editor', () => {
     expect(r.steps.map((s) => s.part ?? s.asked).join(' | ')).toMatch(/open the editor of "profile".*set "Full name" to "Sam Okoro-Bell".*save with "Save".*open the editor of "hotel".*set "Amount" to "135.50".*save with "Update"/);
   });
 
+  it('"Make Lina Park an admin": the list in her row, else the one in her editor that offers it, then Save', async () => {
+    const r = await pe.plan('edit-routes.html', ['Make Lina Park an admin', 'Make Tom Reyes a viewer']);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('role Lina Park=Admin;role Tom Reyes=Viewer;');
+    const none = await pe.plan('edit-routes.html', ['Make Lina Park a superuser']);
+    expect(failureMessages(none)).toMatch(/opened the editor of "Lina Park", but nothing it brought offers "superuser"/);
+    const nobody = await pe.plan('edit-routes.html', ['Make Nobody Here an admin']);
+    expect(failedSteps(nobody).length).toBe(1);
+    for (const run of [none, nobody]) expect(run.log).toBe('');
+  });
+
   it('must fail: no such field in the editor, no such row; nothing saved', async () => {
     const nick = await pe.plan('edit-routes.html', ['Change my nickname to Sammy']);
     expect(failureMessages(nick)).toMatch(/opened the editor of "profile", but no field it brought is named "nickname"; nothing was typed/);

@@ -14,6 +14,7 @@ import { controlsOf, type Ctl } from './rules-verbs-tree.js';
 type Act = (body: FlowAction, a?: AskContext) => Promise<boolean>;
 
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton']);
+const LISTS = new Set(['combobox', 'listbox']);
 const SAVE_NAMES = /^(?:save|save changes|update|apply|done|ok|confirm|submit)$/i;
 const wordsOf = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
@@ -27,6 +28,74 @@ export function editReadings(label: string, item?: string): { item: string; fiel
   // The last word is the field, the words before it the thing ("the hotel amount").
   if (words.length >= 2 && words.length <= 5) out.push({ item: words.slice(0, -1).join(' '), field: words[words.length - 1] });
   return out;
+}
+
+/** "Make Omar Farouk an admin", "Make Ana the owner": who, and what they become. */
+export function parseMakeRole(step: string): { item: string; value: string } | null {
+  const m = /^make\s+(.+?)\s+(?:an?|the)\s+([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)?)$/iu.exec(step.trim().replace(/[.!]+$/, ''));
+  if (!m || /^(?:it|this|that|them|sure|a|an|the)$/i.test(m[1]) || m[1].split(/\s+/).length > 5) return null;
+  return { item: m[1].replace(/^["“']|["”']$/g, ''), value: m[2] };
+}
+
+/** The options a list in the tree shows (a native select's; a drawn list shows none until open). */
+function optionsOf(c: Ctl): string[] {
+  const out: string[] = [];
+  const walk = (nodes: AriaNode[]) => { for (const n of nodes) if (typeof n !== 'string') { if (n.role === 'option') out.push(String(n.name ?? '')); walk(n.children ?? []); } };
+  walk(c.node.children ?? []);
+  return out;
+}
+
+/**
+ * "Make Omar Farouk an admin": the one control that makes it so — in his row already (a role
+ * list offering it, a box or switch named so), else in his editor: the radio, box or list
+ * there that offers the value (a drawn list whose options show only when open: the editor's
+ * only list). Then the editor's save. null when neither his row nor an editor of his has one.
+ */
+export async function runMakeRole(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, item: string, value: string): Promise<boolean | null> {
+  const role = step.role;
+  const want = value.toLowerCase();
+  const pick = (ctls: Ctl[]): { body: FlowAction; what: string } | null => {
+    const named = ctls.filter((c) => ['radio', 'checkbox', 'switch', 'menuitemradio'].includes(c.role) && c.name.trim().toLowerCase() === want);
+    if (named.length === 1) return { body: { action: 'check', ref: named[0].ref }, what: `tick "${named[0].name}"` };
+    const offering = ctls.filter((c) => LISTS.has(c.role) && optionsOf(c).some((o) => o.trim().toLowerCase() === want));
+    if (offering.length === 1) return { body: { action: 'select', ref: offering[0].ref, value }, what: `choose "${value}" in "${offering[0].name}"` };
+    return null;
+  };
+  // In the row already: a role list or box of that row.
+  const inRow = await tools.findQuietly(role, [{ phrase: '', role: 'combobox', scope: item, offers: [value] }], 'select', 0);
+  if (inRow) return act({ action: 'select', ref: inRow, value }, { ...ask, part: `choose "${value}" in the row of "${item}"` });
+  const edit = await verbObjectRef(tools, role, 'edit', item);
+  if (!edit.ok) return null;
+  const before = await tools.snapshot(role);
+  const had = new Set(controlsOf(before.tree).map((c) => c.ref));
+  if (!(await act({ action: 'click', ref: edit.ref }, { ...ask, part: `open the editor of "${item}" (${edit.why})`, startedAt: Date.now() }))) return false;
+  let fresh: Ctl[] = [];
+  for (let i = 0; i < 8; i++) {
+    fresh = controlsOf((await tools.snapshot(role)).tree).filter((c) => !had.has(c.ref));
+    if (fresh.some((c) => FIELD_ROLES.has(c.role) || ['radio', 'checkbox', 'switch'].includes(c.role))) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const lists = fresh.filter((c) => LISTS.has(c.role));
+  const choice = pick(fresh) ?? (lists.length === 1 && !optionsOf(lists[0]).length ? { body: { action: 'select', ref: lists[0].ref, value } as FlowAction, what: `choose "${value}" in "${lists[0].name}" (the editor's one list)` } : null);
+  if (!choice) {
+    await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): opened the editor of "${item}", but nothing it brought offers "${value}" (no box, switch or list of it); nothing was changed.`, details: { item, value } }, 'select');
+    return false;
+  }
+  if (!(await act(choice.body, { ...ask, part: choice.what, startedAt: Date.now() }))) return false;
+  // No save shown: the change stands as made (a list that applies on choice).
+  return (await saveEditor(tools, step, ask, act, had)) ?? true;
+}
+
+/** The editor's one save-like control (among what it brought), clicked; null when it shows none. */
+async function saveEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, had: Set<string>): Promise<boolean | null> {
+  const after = (await tools.snapshot(step.role)).tree;
+  const saves = controlsOf(after).filter((c) => !had.has(c.ref) && ['button', 'link', 'menuitem'].includes(c.role) && SAVE_NAMES.test(c.name.trim()));
+  if (saves.length === 1) return act({ action: 'click', ref: saves[0].ref }, { ...ask, part: `save with "${saves[0].name}"`, startedAt: Date.now() });
+  if (saves.length > 1) {
+    await tools.fail(step.role, ask, { code: 'ambiguous_target', message: `Step ${step.index} ("${step.text}"): the editor shows ${saves.length} ways to save (${saves.map((x) => `"${x.name}"`).join(', ')}); say which.` }, 'click');
+    return false;
+  }
+  return null;
 }
 
 /** Fields a click brought that a label names (all its words, "name" in "Full name"). */
@@ -68,13 +137,8 @@ export async function runEditThenSet(tools: CaseTools, step: PlanStep, ask: AskC
   if (!(await act(set, { ...ask, part: `set "${f.name}" to "${value}"`, startedAt: Date.now() }))) return false;
   // Save: the one save-like control the editor brought; none: Enter in a text field (an inline
   // editor that saves on Enter); several: say so.
-  const after = (await tools.snapshot(role)).tree;
-  const saves = controlsOf(after).filter((c) => !had.has(c.ref) && ['button', 'link', 'menuitem'].includes(c.role) && SAVE_NAMES.test(c.name.trim()));
-  if (saves.length === 1) return act({ action: 'click', ref: saves[0].ref }, { ...ask, part: `save with "${saves[0].name}"`, startedAt: Date.now() });
-  if (saves.length > 1) {
-    await tools.fail(role, ask, { code: 'ambiguous_target', message: `Step ${step.index} ("${step.text}"): set "${f.name}", but the editor shows ${saves.length} ways to save (${saves.map((s) => `"${s.name}"`).join(', ')}); say which.` }, 'click');
-    return false;
-  }
+  const saved = await saveEditor(tools, step, ask, act, had);
+  if (saved !== null) return saved;
   if (f.role === 'textbox') return act({ action: 'press', key: 'Enter', ref: f.ref } as FlowAction, { ...ask, part: 'press Enter to save (the editor shows no Save)', startedAt: Date.now() });
   return true;
 }
