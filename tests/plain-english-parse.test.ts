@@ -10,6 +10,9 @@ describe('target phrases', () => {
     expect(parseDescription('Click the Sign in link in the navigation')).toMatchObject({ phrase: 'Sign in', role: 'link', landmark: 'navigation' });
     expect(parseTarget('the Subscribe button in the footer')).toMatchObject({ phrase: 'Subscribe', role: 'button', landmark: 'contentinfo' });
     expect(parseTarget('OK in the dialog')).toMatchObject({ phrase: 'OK', landmark: 'dialog' });
+    // What the click is for, then the aside it left trailing: both say nothing of which one.
+    expect(parseTarget("the purple switch at the right of the Push row ('On your phone, through the app') to switch it off")).toEqual({ phrase: '', role: 'switch', scope: 'Push' });
+    expect(parseTarget("the small × on the 'beta' chip in Ana's row (the second row), not the one in Ann's row")).toMatchObject({ phrase: 'small ×', scope: "'beta' chip in Ana" });
     expect(parseTarget('Add to Cart in the Desk Lamp card')).toMatchObject({ phrase: 'Add to Cart', scope: 'Desk Lamp' });
     expect(parseTarget('"Add to cart" in the "Blue Mug" card')).toMatchObject({ phrase: 'Add to cart', scope: 'Blue Mug', quoted: true });
     expect(parseTarget('the checkbox next to Buy milk')).toMatchObject({ phrase: '', role: 'checkbox', scope: 'Buy milk' });

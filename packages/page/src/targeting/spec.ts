@@ -237,12 +237,13 @@ function parseTargetWords(raw: string, defaultRole: AriaRole | null): DescribedT
   // "the × on the 'urgent' tag (next to the red bug tag)": an aside after a description says
   // what else a person saw there, never the name; dropped. A handle or an address in brackets
   // tells rows apart ("Rochella Parks (@rochella_p)"): kept (applyScope reads it).
+  // "... to switch it off", "... to open it": what the click is for, not which element
+  // (before the asides: "the switch of the Push row ('On your phone') to switch it off").
+  s = s.replace(/\s+(?:in order\s+)?to\s+(?:switch|turn|toggle|open|close|select|enable|disable|activate|deactivate|expand|collapse|show|hide|remove|delete|save|confirm)\s+(?:it|them|this|that|him|her)\b.*$/i, '').trim() || s;
   // "..., not the one in Lena Voss's row": which one it is not, said after which one it is.
   if (!isQuoted(s)) s = s.replace(/^(\S+(?:\s+\S+){2,}?)\s*,\s*(?:and\s+|but\s+)?not\s+(?:the\s+(?:one|ones|other\s+one|same\s+\w+)|that\s+one|those)\s+(?:in|of|on|for|at|under|next\s+to|beside|by)\s+[^,()]+$/i, '$1').trim();
   const aside = /^(\S+(?:\s+\S+){2,}?)\s*\(([^()]{2,100})\)$/.exec(s);
   if (aside && !/^\s*@?[\w.+-]*@[\w.-]*\s*$/.test(aside[2])) s = aside[1].trim();
-  // "... to switch it off", "... to open it": what the click is for, not which element.
-  s = s.replace(/\s+(?:in order\s+)?to\s+(?:switch|turn|toggle|open|close|select|enable|disable|activate|deactivate|expand|collapse|show|hide|remove|delete|save|confirm)\s+(?:it|them|this|that|him|her)\b.*$/i, '').trim() || s;
   // "the bin icon in the '2 selected' bar above the table": where the bar sits says no name;
   // the bar is the scope, by what it shows.
   s = s.replace(/(\s(?:bar|banner|strip|toolbar|header|ribbon|notice))\s+(?:that\s+(?:appears|shows|sits|is)\s+)?(?:(?:just|right|directly)\s+)?(?:above|below|beneath|over|under|on\s+top\s+of|at\s+the\s+(?:top|bottom)\s+of)\s+(?:the\s+)?(?:table|list|grid|board|page|form|rows|results|screen|window)\b/i, '$1');
