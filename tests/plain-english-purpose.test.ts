@@ -113,3 +113,27 @@ describe('a field behind its editor', () => {
     for (const run of [nick, parking]) expect(run.log).toBe('');
   });
 });
+
+describe('a card moved in a person\'s words on a board', () => {
+  // tests/fixtures/plain-english/board-moves.html: columns Backlog / Doing / In review / Shipped
+  // (<h2> with a count), cards dragged between them.
+  it('"Start work on X" goes to the column where work is under way; "back a step" to the one before', async () => {
+    const r = await pe.plan('board-moves.html', ['Start work on the pricing page', 'Send the help centre card back a step']);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('move Draft pricing page → Doing;move Translate help centre → Doing;');
+  });
+
+  it('must fail: the last column, a card already there, a card the board does not have', async () => {
+    const runs = await Promise.all([
+      pe.plan('board-moves.html', ['Move the invoice PDF on a step']),
+      pe.plan('board-moves.html', ['Start work on the signup redirect fix']),
+      pe.plan('board-moves.html', ['Start work on the mobile app']),
+    ]);
+    expect(runs.map((r) => failureMessages(r))).toEqual([
+      expect.stringMatching(/"New invoice PDF" is in "Shipped", the last column; nothing was moved/),
+      expect.stringMatching(/"Fix signup redirect" is in "Doing" already/),
+      expect.stringMatching(/no card shows "the mobile app"/),
+    ]);
+    for (const r of runs) expect(r.log).toBe('');
+  });
+});

@@ -9,6 +9,7 @@ import { countWord, readTimes } from '@ariadne/page';
 import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, ScopeMemory } from './scope-memory.js';
 import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, parseWithControl, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
+import { type BoardStep, parseBoardMove, runBoardMove } from './rules-board.js';
 import { editReadings, parseMakeRole, runEditThenSet, runMakeRole } from './rules-edit.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
@@ -33,6 +34,8 @@ export type Intent =
   | { kind: 'fill'; target: TargetSpec; value: string; beside?: Beside; edit?: string }
   /** "Department: Finance": the control a person reads as the label, set to the value (whatever kind it is). `edit`: said as a change ("Change my name to ..."). */
   | { kind: 'set_field'; label: string; value: string; edit?: string }
+  /** "Start work on the release notes", "Send X back a step": a card to the column the board names so (rules-board.ts). */
+  | { kind: 'board_move'; item: string; to: BoardStep }
   /** "Make Omar Farouk an admin": his row's or his editor's control that makes it so (rules-edit.ts). */
   | { kind: 'make_role'; item: string; value: string }
   /** "Type 'X'", "Replace it with 'X'": into the field that has the caret. */
@@ -88,7 +91,7 @@ export interface ElementCheck {
   value?: string;
 }
 
-export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, change/correct <field> [of <item>] to <value> (through its editor when the field is not shown), make <person> a/an <role>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, <purpose verb> <object> (any purpose an icon is recognised by — copy/download/share/pin/print/refresh/... — or a verb a control is named by: the control by the object\'s label, row, card or section, e.g. Copy invite link, Disconnect GitHub; "to the clipboard" and the like are dropped), next/previous/first/last page and page N (in the pager), <verb> them / the selected <things> (the bulk control for the ticked rows), send <person> a <thing> (the control named so in that person\'s row or its menu), clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, close/dismiss the banner/notice (its ×), a bare control name ("Save"), wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; <Label>: <value> (form shorthand); type/enter <value> or replace it with <value> (the focused field); <action> and confirm (the removal); in the <X> dialog, <step>; in the menu/panel that opens, <step>; the checkbox/field before/after/left of/right of "<text>"; open <X>\'s row menu / the menu of <X>; rate N stars; remove the <tag> tag from <row or card>; <verb> the <kind> in X and the <kind> in Y (two steps); and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
+export const UNDERSTOOD = 'go to/open <url>, click/tap <element>, type/enter <text> into <field>, fill <field> with <text>, enter <value> as the <field>, select/choose <option(s)> in <dropdown>, check/uncheck/tick/untick/toggle <box>, change/correct <field> [of <item>] to <value> (through its editor when the field is not shown), start work on <card>, send <card> back/forward a step, make <person> a/an <role>, mark <item> as done/not done, add <item> (to a list), add <item> to the cart, search for <text>, <verb> <row> (archive/edit/share/like ... Invoice 12: the control named by that verb in the row showing exactly that text), delete/remove <item>, <purpose verb> <object> (any purpose an icon is recognised by — copy/download/share/pin/print/refresh/... — or a verb a control is named by: the control by the object\'s label, row, card or section, e.g. Copy invite link, Disconnect GitHub; "to the clipboard" and the like are dropped), next/previous/first/last page and page N (in the pager), <verb> them / the selected <things> (the bulk control for the ticked rows), send <person> a <thing> (the control named so in that person\'s row or its menu), clear <field>, press <key>, hover <element>, focus <field>, expand/collapse <section>, switch to the <tab> tab, open/close the dialog or menu, drag <a> to <b>, upload/attach <file.pdf> (to <field>), accept/dismiss the dialog, close/dismiss the banner/notice (its ×), a bare control name ("Save"), wait for "<text>" / the page to settle / N seconds, scroll down/up, go back, reload, log in as <user> with <password>, increase/decrease <field> by N, raise <field> to N, click <element> twice, find <the e-mail from X / X\'s post>; dates and numbers as people write them (the page writes them in the field\'s own form); later steps may say her row / his post / it / in it / the same card for the row last named; targets may say "in the navigation/header/footer/sidebar/main/dialog", "in the <X> card/row", "next to X", "X\'s checkbox", "the 2nd/last <kind>", \'labeled "X"\'; steps may be joined with "and <verb>", ", then"; <Label>: <value> (form shorthand); type/enter <value> or replace it with <value> (the focused field); <action> and confirm (the removal); in the <X> dialog, <step>; in the menu/panel that opens, <step>; the checkbox/field before/after/left of/right of "<text>"; open <X>\'s row menu / the menu of <X>; rate N stars; remove the <tag> tag from <row or card>; <verb> the <kind> in X and the <kind> in Y (two steps); and Verify/Check/Assert/Confirm/Ensure "<text>" is visible (exact) / contains "<text>" (substring) / is not visible / the URL contains <x> / the title is <x> / <element> contains "<text>" / <element> is checked';
 
 const KEYS = new Set(['enter', 'return', 'tab', 'escape', 'esc', 'space', 'backspace', 'delete', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12']);
 const KEY_NAMES: Record<string, string> = { esc: 'Escape', escape: 'Escape', enter: 'Enter', return: 'Enter', tab: 'Tab', space: ' ', backspace: 'Backspace', delete: 'Delete', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown' };
@@ -412,6 +415,9 @@ function interpretOne(step: string): Intent {
     // "Confirm the expenses are for company business": a declaration the page may ask for.
     return a.kind === 'unknown' && /^(?:confirm|declare|certify)\s/i.test(s) ? { kind: 'declare', words: s } : a;
   }
+  // "Start work on the release notes", "Send Cookie banner copy back a step".
+  const board = parseBoardMove(s);
+  if (board) return { kind: 'board_move', item: board.item, to: board.to };
   // "Make Omar Farouk an admin".
   const make = parseMakeRole(s);
   if (make) return { kind: 'make_role', item: make.item, value: make.value };
@@ -1031,6 +1037,8 @@ export class RulesPlanner implements Planner {
         }
         return runSetField(tools, step, ask, act, intent.label, intent.value);
       }
+      case 'board_move':
+        return runBoardMove(tools, step, ask, act, intent.item, intent.to);
       case 'make_role': {
         const done = await runMakeRole(tools, step, ask, act, intent.item, intent.value);
         if (done !== null) return done;
