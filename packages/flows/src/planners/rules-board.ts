@@ -29,48 +29,85 @@ export function parseBoardMove(step: string): { item: string; to: BoardStep } | 
 
 const wordsOf = (s: string) => s.toLowerCase().replace(/^(?:the|a|an|my|our)\s+/, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
-/** The page in reading order: column headings and texts. */
-function readingOrder(tree: AriaNode[]): { heading: boolean; text: string }[] {
-  const out: { heading: boolean; text: string }[] = [];
-  const walk = (nodes: AriaNode[]) => {
-    for (const n of nodes) {
-      if (typeof n === 'string') { out.push({ heading: false, text: n }); continue; }
-      if (n.role === 'heading') { out.push({ heading: true, text: String(n.name ?? '') }); continue; }
-      if (n.name && !['button', 'link', 'img'].includes(n.role)) out.push({ heading: false, text: String(n.name) });
-      if (typeof n.text === 'string') out.push({ heading: false, text: n.text });
-      walk(n.children ?? []);
-    }
-  };
-  walk(tree);
+const textOf = (n: AriaNode): string => (typeof n === 'string' ? n : String(n.name || (typeof n.text === 'string' ? n.text : '') || ''));
+
+/** The first text a container shows (its title), depth-first, skipping controls. */
+function firstText(n: AriaNode): string {
+  if (typeof n === 'string') return n.trim();
+  if (n.role === 'heading' || (n.name && !['button', 'link', 'img', 'generic', 'group', 'list', 'listitem', 'region', 'article'].includes(n.role))) return textOf(n).trim();
+  if (['button', 'link', 'img', 'checkbox', 'textbox'].includes(n.role)) return '';
+  if (typeof n.text === 'string' && n.text.trim()) return n.text.trim();
+  for (const k of n.children ?? []) {
+    const t = firstText(k);
+    if (t) return t;
+  }
+  return '';
+}
+
+/** Every text in a subtree. */
+function textsIn(n: AriaNode, out: string[] = []): string[] {
+  if (typeof n === 'string') { out.push(n); return out; }
+  if (n.name) out.push(String(n.name));
+  if (typeof n.text === 'string') out.push(n.text);
+  for (const k of n.children ?? []) textsIn(k, out);
   return out;
 }
 
+// A column's title may carry its card count ("Review 3", "Done (2)"): the title is the words.
+const title = (t: string) => t.replace(/\s*[(·]?\s*\d+\s*\)?$/, '').trim();
+
+/**
+ * The board around the card: the containers side by side (siblings) of which one holds the
+ * card, each led by a short title of its own — the columns, in order. A card's own container
+ * is led by the card's title, so that level is passed over.
+ */
+function columnsAround(tree: AriaNode[], card: string): { titles: string[]; at: number } | null {
+  let found: { titles: string[]; at: number } | null = null;
+  const walk = (nodes: AriaNode[]): boolean => {
+    const els = nodes.filter((n): n is Exclude<AriaNode, string> => typeof n !== 'string');
+    for (const [i, n] of els.entries()) {
+      if (!textsIn(n).some((t) => t.trim() === card)) continue;
+      // Deepest first: the card's own containers are inside.
+      if (walk(n.children ?? [])) return true;
+      const titles = els.map((e) => title(firstText(e)));
+      const lead = titles[i];
+      if (els.length >= 2 && lead && lead !== card && titles.every((t) => t && t.length <= 40) && new Set(titles).size === titles.length) {
+        found = { titles, at: i };
+        return true;
+      }
+      return false;
+    }
+    return false;
+  };
+  walk(tree);
+  return found;
+}
+
+const wordsOfText = (t: string) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
 /** Where the card goes: a column title, or why there is none. */
 export function boardTarget(tree: AriaNode[], item: string, to: BoardStep): { ok: true; from: string; column: string } | { ok: false; why: string } {
-  const seq = readingOrder(tree);
-  // A column's title may carry its card count ("Review 3"): the title is the words.
-  const title = (t: string) => t.replace(/\s*\(?\d+\)?$/, '').trim();
-  const headings = seq.filter((x) => x.heading).map((x) => title(x.text));
-  const showing = (want: string[]) => seq.map((x, i) => ({ x, i })).filter(({ x }) => !x.heading && want.length > 0 && want.every((w) => wordsOf(x.text).includes(w)) && x.text.length <= 120);
+  const all: string[] = [];
+  for (const n of tree) textsIn(n, all);
+  const showing = (want: string[]) => [...new Set(all.map((t) => t.trim()).filter((t) => want.length > 0 && t.length <= 120 && want.every((w) => wordsOfText(t).includes(w))))];
   // "the help centre card": the words, else the words without the kind of thing it is.
-  let hits = showing(wordsOf(item));
-  if (!hits.length) hits = showing(wordsOf(item.replace(/\s+(?:card|task|ticket|item|story|issue)$/i, '')));
-  const cards = [...new Set(hits.map((h) => h.x.text.trim()))];
+  let cards = showing(wordsOf(item));
+  if (!cards.length) cards = showing(wordsOf(item.replace(/\s+(?:card|task|ticket|item|story|issue)$/i, '')));
   if (cards.length !== 1) return { ok: false, why: cards.length ? `${cards.length} cards show "${item}" (${cards.slice(0, 3).map((c) => `"${c}"`).join(', ')})` : `no card shows "${item}"` };
-  const at = hits[0].i;
-  const above = seq.slice(0, at).filter((x) => x.heading).map((x) => title(x.text));
-  const current = above[above.length - 1];
+  const card = cards[0];
+  const board = columnsAround(tree, card);
+  if (!board) return { ok: false, why: `"${card}" is not on a board of titled columns` };
+  const { titles, at } = board;
+  const current = titles[at];
   if (to === 'start') {
-    const started = [...new Set(headings.filter((h) => STARTED.test(h)))];
-    if (started.length !== 1) return { ok: false, why: started.length ? `several columns say work is under way (${started.join(', ')})` : 'no column on the board is where work is in progress (In progress, Doing, ...)' };
-    if (current === started[0]) return { ok: false, why: `"${cards[0]}" is in "${current}" already` };
-    return { ok: true, from: cards[0], column: started[0] };
+    const started = titles.filter((h) => STARTED.test(h));
+    if (started.length !== 1) return { ok: false, why: started.length ? `several columns say work is under way (${started.join(', ')})` : `no column of the board (${titles.map((t) => `"${t}"`).join(', ')}) is where work is in progress` };
+    if (current === started[0]) return { ok: false, why: `"${card}" is in "${current}" already` };
+    return { ok: true, from: card, column: started[0] };
   }
-  if (!current) return { ok: false, why: `no column title above "${cards[0]}"` };
-  const k = headings.indexOf(current);
-  const next = to === 'back' ? headings[k - 1] : headings[k + 1];
-  if (!next) return { ok: false, why: `"${cards[0]}" is in "${current}", the ${to === 'back' ? 'first' : 'last'} column` };
-  return { ok: true, from: cards[0], column: next };
+  const next = to === 'back' ? titles[at - 1] : titles[at + 1];
+  if (!next) return { ok: false, why: `"${card}" is in "${current}", the ${to === 'back' ? 'first' : 'last'} column` };
+  return { ok: true, from: card, column: next };
 }
 
 export async function runBoardMove(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, item: string, to: BoardStep): Promise<boolean> {
