@@ -98,6 +98,30 @@ async function saveEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act
   return null;
 }
 
+/** The controls whose closest container showing every word of `item` is closest to them. */
+function nearestTo(ctls: Ctl[], item: string): Ctl[] {
+  const want = wordsOf(item);
+  const texts = (n: AriaNode, out: string[] = []): string[] => {
+    if (typeof n === 'string') out.push(n);
+    else {
+      if (n.name) out.push(String(n.name));
+      if (typeof n.text === 'string') out.push(n.text);
+      for (const k of n.children ?? []) texts(k, out);
+    }
+    return out;
+  };
+  const reach = (c: Ctl): number => {
+    for (let d = c.path.length - 1; d >= 0; d--) {
+      const words = new Set(texts(c.path[d]).flatMap(wordsOf));
+      if (want.every((w) => words.has(w))) return c.path.length - d;
+    }
+    return Infinity;
+  };
+  const dist = ctls.map(reach);
+  const best = Math.min(...dist);
+  return best === Infinity ? ctls : ctls.filter((_, i) => dist[i] === best);
+}
+
 /** Fields a click brought that a label names (all its words, "name" in "Full name"). */
 function freshFields(tree: AriaNode[], had: Set<string>, field: string): Ctl[] {
   const want = wordsOf(field);
@@ -124,6 +148,9 @@ export async function runEditThenSet(tools: CaseTools, step: PlanStep, ask: AskC
     if (fields.length) break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  // Several (a grid re-rendered whole, the new-line row's field too): the one nearest the item's
+  // own words (its row's other fields show them as values).
+  if (fields.length > 1) fields = nearestTo(fields, item);
   if (fields.length !== 1) {
     await tools.fail(role, ask, {
       code: fields.length ? 'ambiguous_target' : 'target_not_found',
