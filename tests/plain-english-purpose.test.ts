@@ -94,6 +94,16 @@ describe('a field behind its editor', () => {
     expect(r.steps.map((s) => s.part ?? s.asked).join(' | ')).toMatch(/open the editor of "profile".*set "Full name" to "Sam Okoro-Bell".*save with "Save".*open the editor of "hotel".*set "Amount" to "135.50".*save with "Update"/);
   });
 
+  it('"Edit the Hotel line", then "Amount: N": of two Amount fields, the one by the row the step before named', async () => {
+    const r = await pe.plan('edit-routes.html', ['Edit the Hotel - 1 night line', 'Amount: 135.50', 'Update']);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('update hotel 135.50;');
+    // Without a row named before, the two are still two: refused.
+    const bare = await pe.plan('edit-routes.html', ['Click the Edit link in the second row', 'Amount: 135.50']);
+    expect(failureMessages(bare)).toMatch(/Amount/);
+    expect(bare.log).toBe('');
+  });
+
   it('"Make Lina Park an admin": the list in her row, else the one in her editor that offers it, then Save', async () => {
     const r = await pe.plan('edit-routes.html', ['Make Lina Park an admin', 'Make Tom Reyes a viewer']);
     expect(failureMessages(r)).toBe('');

@@ -3,6 +3,7 @@ import type { PlanStep } from '../plan.js';
 import { FIND_WAIT_MS, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import { booleanValue, DISMISS_NAME } from './rules-wording.js';
 import { controlBesideText } from './rules-positional.js';
+import { fieldsNamed, nearestTo } from './rules-edit.js';
 import type { Side } from './rules-wording.js';
 
 // How the rules planner carries out the wordings of rules-wording.ts: a labelled field set to
@@ -22,7 +23,7 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase().replace(
  * (the value written in the form the field takes) — set to the value. Two different controls
  * answering to the label are refused; a label nothing answers to fails saying so.
  */
-export async function runSetField(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, label: string, value: string): Promise<boolean> {
+export async function runSetField(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, label: string, value: string, context?: string): Promise<boolean> {
   const role = step.role;
   const tries: { kind: Hit['kind']; spec: DescribedTarget; action: 'check' | 'select' | 'fill' }[] = [
     { kind: 'radio', spec: { phrase: value, role: 'radio', scope: label, group: true }, action: 'check' },
@@ -52,6 +53,17 @@ export async function runSetField(tools: CaseTools, step: PlanStep, ask: AskCont
     return false;
   }
   if (pick.length === 0) {
+    // Two fields of that name ("Amount" in the row being edited and in the new-line row): the
+    // one by the item the plan last named ("Edit the Hotel line", then "Amount: 289.00").
+    if (ambiguity && context) {
+      const named = fieldsNamed((await tools.snapshot(role)).tree, label);
+      const near = nearestTo(named, context);
+      if (near.length === 1 && named.length > 1) {
+        const f = near[0];
+        const body: FlowAction = f.role === 'combobox' || f.role === 'listbox' ? { action: 'select', ref: f.ref, value } : { action: 'fill', ref: f.ref, value };
+        return act(body, { ...ask, part: ask.part ?? `set "${f.name}" to "${value}" (the one by "${context}", named in the step before)` });
+      }
+    }
     if (ambiguity) {
       await tools.fail(role, ask, { code: 'ambiguous_target', message: `Step ${step.index} ("${step.text}"): ${ambiguity.message}` }, 'set');
       return false;

@@ -99,7 +99,7 @@ async function saveEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act
 }
 
 /** The controls whose closest container showing every word of `item` is closest to them. */
-function nearestTo(ctls: Ctl[], item: string): Ctl[] {
+export function nearestTo(ctls: Ctl[], item: string): Ctl[] {
   const want = wordsOf(item);
   const texts = (n: AriaNode, out: string[] = []): string[] => {
     if (typeof n === 'string') out.push(n);
@@ -122,8 +122,8 @@ function nearestTo(ctls: Ctl[], item: string): Ctl[] {
   return best === Infinity ? ctls : ctls.filter((_, i) => dist[i] === best);
 }
 
-/** Fields a click brought that a label names (all its words, "name" in "Full name"). */
-function freshFields(tree: AriaNode[], had: Set<string>, field: string): Ctl[] {
+/** Fields a label names (all its words, "name" in "Full name"), of those not in `had`. */
+export function fieldsNamed(tree: AriaNode[], field: string, had: Set<string> = new Set()): Ctl[] {
   const want = wordsOf(field);
   return controlsOf(tree).filter((c) => FIELD_ROLES.has(c.role) && !had.has(c.ref) && want.length > 0 && want.every((w) => wordsOf(c.name).includes(w)));
 }
@@ -144,7 +144,7 @@ export async function runEditThenSet(tools: CaseTools, step: PlanStep, ask: AskC
   let tree: AriaNode[] = before.tree;
   for (let i = 0; i < 8; i++) {
     tree = (await tools.snapshot(role)).tree;
-    fields = freshFields(tree, had, field);
+    fields = fieldsNamed(tree, field, had);
     if (fields.length) break;
     await new Promise((r) => setTimeout(r, 200));
   }

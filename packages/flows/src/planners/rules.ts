@@ -1035,7 +1035,8 @@ export class RulesPlanner implements Planner {
             if (done !== null) return done;
           }
         }
-        return runSetField(tools, step, ask, act, intent.label, intent.value);
+        const last = this.memoryOf(tools).memory.resolve('it');
+        return runSetField(tools, step, ask, act, intent.label, intent.value, last.ok ? last.name : undefined);
       }
       case 'board_move':
         return runBoardMove(tools, step, ask, act, intent.item, intent.to);
