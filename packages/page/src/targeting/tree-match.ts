@@ -164,8 +164,9 @@ export function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): 
   return out;
 }
 
+/** A control by role, under a pointer, or marked clickable by the surface pass (an onclick, a tabindex, a click listener Chromium reported: a bare Material icon). */
 export function isClickableNode(n: AriaElement): boolean {
-  return CLICKABLE.has(n.role) || n.cursor === 'pointer';
+  return CLICKABLE.has(n.role) || n.cursor === 'pointer' || n.clickable === true;
 }
 
 /** The text beside an unnamed control: a sibling string or non-interactive element, this level or one up. */
@@ -618,7 +619,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   let notice: string | null = null;
   let pool = all.filter((f) => {
     if (opts.only && !opts.only(f)) return false;
-    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && f.node.cursor === 'pointer' && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
+    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && (f.node.cursor === 'pointer' || f.node.clickable === true) && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
     if (!fam.roles && fam.needClickable && !isClickableNode(f.node)) return false;
     return true;
   });

@@ -104,7 +104,8 @@ const ROLE_SAYS: Record<string, string> = { search: 'searchbox', number: 'spinbu
 const OWN_REF_BASE = 1_000_000;
 
 // Icon leaves, explicit click evidence, and inline words that may be clickable prose.
-const CANDIDATES = 'i, svg, img, span, a:not([href]), b, strong, em, u, font, small, div:empty, [onclick], [tabindex], [role="button"], [data-action]';
+// Icon components draw their picture in an element of their own (<mat-icon>, <ion-icon>).
+const CANDIDATES = 'i, svg, img, span, a:not([href]), b, strong, em, u, font, small, div:empty, [onclick], [tabindex], [role="button"], [data-action], mat-icon, ion-icon, sl-icon, iron-icon, [fonticon], [svgicon]';
 const PROSE_TAGS = new Set(['span', 'a', 'b', 'strong', 'em', 'u', 'font', 'small', 'i']);
 const ICON_FONT = /material-icons|material-symbols|icon-font|iconfont/i;
 const PROSE_CLASS = /(?:^|[\s_-])(?:a?link|clickable|click|anchor|href|pseudo-link|fake-link)(?:$|[\s_-])/i;
@@ -424,7 +425,8 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
     const name = iconName(el);
     const evidence = hasEvidence(el) || listened(el) || (pointer && !!name);
     if (!evidence) {
-      if (name && iconLeaf(el) && el.getAttribute('aria-hidden') !== 'true' && !probed.has(el)) { unproven++; unprovenEls.push(el); }
+      // aria-hidden too: Material draws its icons so, clickable ones included (a chip's remove).
+      if (name && iconLeaf(el) && !probed.has(el)) { unproven++; unprovenEls.push(el); }
       return;
     }
     if (!name && !pointer && !hasEvidence(el)) return;
