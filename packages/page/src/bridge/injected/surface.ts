@@ -135,6 +135,12 @@ function hasEvidence(el: Element): boolean {
   return t !== null && t !== '-1';
 }
 
+/** Does a node of the tree hold a control (a button, a link, a field) below it? */
+function holdsControl(n: AriaNode): boolean {
+  for (const c of n.children) if (typeof c !== 'string' && (CONTROL_ROLES.has(c.role) || holdsControl(c))) return true;
+  return false;
+}
+
 /** Any readable text in the subtree of a distilled node (names of descendants count). */
 function hasText(n: AriaNode, self = true): boolean {
   if (self && n.name && readable(n.name)) return true;
@@ -309,7 +315,10 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
           // is not the target: the icon inside is (step 2 brings it back). The cheap tests first:
           // most nameless nodes of a large page are layout boxes that fail them.
           const leaf = el.childElementCount === 0 || el.localName === 'svg';
-          const clickable = CONTROL_ROLES.has(c.role) || (pointer && (!inPointer || (leaf && iconLeaf(el)))) || hasEvidence(el) || listened(el);
+          // A listener on an ancestor (a list delegating to its items) proves a leaf only: a box
+          // (a cell of a row that selects on click) needs a handler of its own, and one that holds
+          // controls is theirs to act on.
+          const clickable = CONTROL_ROLES.has(c.role) || (pointer && (!inPointer || (leaf && iconLeaf(el)))) || ((hasEvidence(el) || (leaf ? listened(el) : listeners.has(el))) && !holdsControl(c));
           if (!clickable && !leaf) { /* a box with content: not an icon */ } else if (hasText(c, false)) { /* read by its text */ } else if (clickable) {
             const got = iconName(el);
             // No pointer and no control role: say it is clickable (the evidence is a handler).
