@@ -164,9 +164,17 @@ export function pieces(n: AriaElement, out: string[] = [], labelsOnly = false): 
   return out;
 }
 
-/** A control by role, under a pointer, or marked clickable by the surface pass (an onclick, a tabindex, a click listener Chromium reported: a bare Material icon). */
 export function isClickableNode(n: AriaElement): boolean {
-  return CLICKABLE.has(n.role) || n.cursor === 'pointer' || n.clickable === true;
+  return CLICKABLE.has(n.role) || n.cursor === 'pointer';
+}
+
+/**
+ * A click target: a clickable node, or one the surface pass marked clickable (an onclick, a
+ * tabindex, a click listener Chromium reported: a bare Material icon). Only for choosing what
+ * to click: a marked text (a to-do's label that edits on double-click) still labels its box.
+ */
+function isClickTarget(n: AriaElement): boolean {
+  return isClickableNode(n) || n.clickable === true;
 }
 
 /** The text beside an unnamed control: a sibling string or non-interactive element, this level or one up. */
@@ -620,7 +628,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   let pool = all.filter((f) => {
     if (opts.only && !opts.only(f)) return false;
     if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && (f.node.cursor === 'pointer' || f.node.clickable === true) && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
-    if (!fam.roles && fam.needClickable && !isClickableNode(f.node)) return false;
+    if (!fam.roles && fam.needClickable && !isClickTarget(f.node)) return false;
     return true;
   });
   // A list that offers the choices ("Select Kenya from the list").
@@ -981,7 +989,7 @@ export function nearestCandidates(tree: AriaNode[], spec: DescribedTarget, actio
   const scored = all.map((f) => {
     const text = norm(f.name || f.adjacent);
     const hits = words.filter((w) => text.includes(w)).length;
-    const kind = fam.roles ? fam.roles.has(f.node.role) : Boolean(fam.needClickable && isClickableNode(f.node));
+    const kind = fam.roles ? fam.roles.has(f.node.role) : Boolean(fam.needClickable && isClickTarget(f.node));
     const match = hits && kind ? 'text+role' : hits ? 'text' : 'role';
     return { ref: f.ref, role: f.node.role, name: (f.name || f.adjacent).slice(0, 80), score: hits * 2 + (kind ? 1 : 0), match: match as 'text' | 'role' | 'text+role' };
   });
