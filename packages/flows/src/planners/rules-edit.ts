@@ -64,17 +64,9 @@ export async function runMakeRole(tools: CaseTools, step: PlanStep, ask: AskCont
   // In the row already: a role list or box of that row.
   const inRow = await tools.findQuietly(role, [{ phrase: '', role: 'combobox', scope: item, offers: [value] }], 'select', 0);
   if (inRow) return act({ action: 'select', ref: inRow, value }, { ...ask, part: `choose "${value}" in the row of "${item}"` });
-  const edit = await verbObjectRef(tools, role, 'edit', item);
-  if (!edit.ok) return null;
-  const before = await tools.snapshot(role);
-  const had = new Set(controlsOf(before.tree).map((c) => c.ref));
-  if (!(await act({ action: 'click', ref: edit.ref }, { ...ask, part: `open the editor of "${item}" (${edit.why})`, startedAt: Date.now() }))) return false;
-  let fresh: Ctl[] = [];
-  for (let i = 0; i < 8; i++) {
-    fresh = controlsOf((await tools.snapshot(role)).tree).filter((c) => !had.has(c.ref));
-    if (fresh.some((c) => FIELD_ROLES.has(c.role) || ['radio', 'checkbox', 'switch'].includes(c.role))) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const opened = await openEditor(tools, step, ask, act, item, (fresh) => fresh.some((c) => FIELD_ROLES.has(c.role) || ['radio', 'checkbox', 'switch'].includes(c.role)));
+  if (!opened) return opened;
+  const { had, fresh } = opened;
   const lists = fresh.filter((c) => LISTS.has(c.role));
   const choice = pick(fresh) ?? (lists.length === 1 && !optionsOf(lists[0]).length ? { body: { action: 'select', ref: lists[0].ref, value } as FlowAction, what: `choose "${value}" in "${lists[0].name}" (the editor's one list)` } : null);
   if (!choice) {
@@ -122,10 +114,35 @@ export function nearestTo(ctls: Ctl[], item: string): Ctl[] {
   return best === Infinity ? ctls : ctls.filter((_, i) => dist[i] === best);
 }
 
-/** Fields a label names (all its words, "name" in "Full name"), of those not in `had`. */
-export function fieldsNamed(tree: AriaNode[], field: string, had: Set<string> = new Set()): Ctl[] {
+/**
+ * Click the one edit control of `item` and wait (briefly, a few looks) for what it brings until
+ * `ready` says so: null when there is no single edit control, false when the click failed.
+ */
+async function openEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, item: string, ready: (fresh: Ctl[]) => boolean): Promise<{ had: Set<string>; fresh: Ctl[] } | null | false> {
+  const role = step.role;
+  const edit = await verbObjectRef(tools, role, 'edit', item);
+  if (!edit.ok) return null;
+  const had = new Set(controlsOf((await tools.snapshot(role)).tree).map((c) => c.ref));
+  if (!(await act({ action: 'click', ref: edit.ref }, { ...ask, part: `open the editor of "${item}" (${edit.why})`, startedAt: Date.now() }))) return false;
+  // The editor may take a moment to render (an animation, a fetch).
+  let fresh: Ctl[] = [];
+  for (let i = 0; i < 8; i++) {
+    fresh = controlsOf((await tools.snapshot(role)).tree).filter((c) => !had.has(c.ref));
+    if (ready(fresh)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { had, fresh };
+}
+
+/** Is this a field a label names (all its words: "name" in "Full name")? */
+function fieldNamed(field: string): (c: Ctl) => boolean {
   const want = wordsOf(field);
-  return controlsOf(tree).filter((c) => FIELD_ROLES.has(c.role) && !had.has(c.ref) && want.length > 0 && want.every((w) => wordsOf(c.name).includes(w)));
+  return (c) => FIELD_ROLES.has(c.role) && want.length > 0 && want.every((w) => wordsOf(c.name).includes(w));
+}
+
+/** Fields a label names on the page. */
+export function fieldsNamed(tree: AriaNode[], field: string): Ctl[] {
+  return controlsOf(tree).filter(fieldNamed(field));
 }
 
 /**
@@ -134,20 +151,11 @@ export function fieldsNamed(tree: AriaNode[], field: string, had: Set<string> = 
  */
 export async function runEditThenSet(tools: CaseTools, step: PlanStep, ask: AskContext, act: Act, item: string, field: string, value: string): Promise<boolean | null> {
   const role = step.role;
-  const edit = await verbObjectRef(tools, role, 'edit', item);
-  if (!edit.ok) return null;
-  const before = await tools.snapshot(role);
-  const had = new Set(controlsOf(before.tree).map((c) => c.ref));
-  if (!(await act({ action: 'click', ref: edit.ref }, { ...ask, part: `open the editor of "${item}" (${edit.why})`, startedAt: Date.now() }))) return false;
-  // The editor may take a moment to render (an animation, a fetch): look a few times.
-  let fields: Ctl[] = [];
-  let tree: AriaNode[] = before.tree;
-  for (let i = 0; i < 8; i++) {
-    tree = (await tools.snapshot(role)).tree;
-    fields = fieldsNamed(tree, field, had);
-    if (fields.length) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const named = fieldNamed(field);
+  const opened = await openEditor(tools, step, ask, act, item, (fresh) => fresh.some(named));
+  if (!opened) return opened;
+  const { had } = opened;
+  let fields = opened.fresh.filter(named);
   // Several (a grid re-rendered whole, the new-line row's field too): the one nearest the item's
   // own words (its row's other fields show them as values).
   if (fields.length > 1) fields = nearestTo(fields, item);
