@@ -85,8 +85,8 @@ describe('which one it is not, and asides in the middle', () => {
 });
 
 describe('a field behind its editor', () => {
-  // tests/fixtures/plain-english/edit-routes.html: a profile card whose pencil (class words
-  // only) opens a hidden editor panel; a grid whose Edit link turns the row into inputs, above
+  // tests/fixtures/plain-english/edit-routes.html: a Workspace name field (not "my name": it
+  // was filled before), a profile card whose pencil (class words only) opens a hidden editor panel; a grid whose Edit link turns the row into inputs, above
   // a new-line row of inputs that is always there.
   it('"Change my name to X", "Correct the hotel amount to N": the editor, the field it brought, its save', async () => {
     const r = await pe.plan('edit-routes.html', ['Change my name to Sam Okoro-Bell', 'Correct the hotel amount to 135.50']);

@@ -140,6 +140,16 @@ function fieldNamed(field: string): (c: Ctl) => boolean {
   return (c) => FIELD_ROLES.has(c.role) && want.length > 0 && want.every((w) => wordsOf(c.name).includes(w));
 }
 
+// "my name" is the person's own: "Full name", "Your name", "Display name" are it; "Workspace
+// name", "Team name" are another thing's.
+const MINE = new Set(['my', 'your', 'full', 'display', 'first', 'last', 'user', 'account', 'profile', 'preferred', 'personal', 'own', 'the']);
+
+/** Fields on the page that are "my <field>": named by its words and, besides them, only words of one's own. */
+export function myFields(tree: AriaNode[], field: string): Ctl[] {
+  const want = new Set(wordsOf(field));
+  return fieldsNamed(tree, field).filter((c) => wordsOf(c.name).every((w) => want.has(w) || MINE.has(w)));
+}
+
 /** Fields a label names on the page. */
 export function fieldsNamed(tree: AriaNode[], field: string): Ctl[] {
   return controlsOf(tree).filter(fieldNamed(field));
