@@ -74,6 +74,8 @@ describe('sentences', () => {
     expect(interpret('Open Actions menu')).toMatchObject({ kind: 'click', target: { phrase: 'Actions' } });
     expect(interpret('Submit the form')).not.toMatchObject({ target: { phrase: 'Submit the form' } });
     expect(interpret('Make Omar Farouk an admin')).toMatchObject({ kind: 'make_role', item: 'Omar Farouk', value: 'admin' });
+    expect(interpret('In the Edit member dialog that opens, open the Role drop-down and pick Admin')).toMatchObject({ kind: 'select', value: 'Admin', target: { phrase: 'Role', role: 'combobox', landmark: 'dialog' } });
+    expect(interpret('Open the Actions menu and pick Export')).toMatchObject({ kind: 'sequence' });
     expect(interpret('Make it bold').kind).not.toBe('make_role');
     expect(interpret('Change my name to Alex Morgan-Reid')).toMatchObject({ kind: 'set_field', label: 'name', edit: 'my name' });
     expect(interpret('Correct the hotel amount to 289.00')).toMatchObject({ kind: 'fill', value: '289.00', edit: 'hotel amount' });

@@ -293,6 +293,31 @@ function severalFields(s: string): Intent | null {
 
 /** Interpret one step (compound steps become a sequence). Pure: unit-tested without a browser. */
 export function interpret(step: string): Intent {
+  return openAndPick(interpretWords(step));
+}
+
+/**
+ * "Open the Role drop-down and pick Admin": one select of Admin in that list (its choices read
+ * as they show when it opens), not a click and then a look for "Admin" anywhere on the page.
+ */
+function openAndPick(intent: Intent): Intent {
+  if (intent.kind !== 'sequence') return intent;
+  const parts: typeof intent.parts = [];
+  for (let i = 0; i < intent.parts.length; i++) {
+    const open = intent.parts[i];
+    const pick = intent.parts[i + 1];
+    const list = /^(?:open|click|tap|expand)\s+(?:on\s+)?(?:the\s+)?.+?\s+(?:drop-?down(?:\s+list)?|select(?:\s+box)?|list\s?box|picker|combo\s?box)$/i.test(open.text);
+    const value = pick && (pick.intent.kind === 'choose' && pick.intent.values.length === 1 && !pick.intent.tick ? pick.intent.values[0]
+      : pick.intent.kind === 'click' && pick.intent.target.role === 'option' ? pick.intent.target.phrase : null);
+    if (list && value && open.intent.kind === 'click') {
+      parts.push({ text: `${open.text} and ${pick.text}`, intent: { kind: 'select', value, target: { ...open.intent.target, role: 'combobox' } } });
+      i++;
+    } else parts.push(open);
+  }
+  return parts.length === 1 ? parts[0].intent : { ...intent, parts };
+}
+
+function interpretWords(step: string): Intent {
   const s = step.trim().replace(/^[*_`]+|[*_`]+$/g, '').trim();
   // "Lena Voss should be active again — switch her on", "Put X away in the archive": the same
   // step in the planner's own wording (rules-purpose.ts).
