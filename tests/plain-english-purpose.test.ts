@@ -135,6 +135,16 @@ describe('a card moved in a person\'s words on a board', () => {
     expect(r.log).toBe('move Draft pricing page → Doing;move Translate help centre → Doing;');
   });
 
+  it('a menu item that says a whole sentence is a step by its name: "Archive all cards in this list"', async () => {
+    const r = await pe.plan('board-moves.html', ['Click the ⋯ next to Shipped', 'Archive all cards in this list']);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('archive all Shipped;');
+    // No menu open: no control has that name, and nothing is clicked.
+    const closed = await pe.plan('board-moves.html', ['Archive all cards in this list']);
+    expect(failedSteps(closed).length).toBe(1);
+    expect(closed.log).toBe('');
+  });
+
   it('must fail: the last column, a card already there, a card the board does not have', async () => {
     const runs = await Promise.all([
       pe.plan('board-moves.html', ['Move the invoice PDF on a step']),

@@ -989,7 +989,8 @@ export class RulesPlanner implements Planner {
         // A bare step that is the exact name of one control on the page ("Save", "Disconnect",
         // "Reset password", "Next page"): a click on it, by that whole name, when only one has it.
         const words = (ask.part ?? step.text).trim().replace(/[.!]+$/, '');
-        if (/^\p{L}[\p{L}\p{N}' -]{0,40}$/u.test(words) && words.split(/\s+/).length <= 4 && !isAssertionStep(words)) {
+        // (A menu item says a whole sentence at times: "Archive all cards in this list".)
+        if (/^\p{L}[\p{L}\p{N}' -]{0,60}$/u.test(words) && words.split(/\s+/).length <= 8 && !isAssertionStep(words)) {
           const bare: TargetSpec = { phrase: words, role: null, quoted: true, strict: true };
           if (await tools.findQuietly(role, [bare], 'click')) return act({ action: 'click', target: bare }, { ...ask, part: ask.part ?? `click "${words}"` });
         }
