@@ -16,6 +16,8 @@ export interface SelectRead {
   caret: string | null;
   /** A class word that says select, or null. */
   classWord: string | null;
+  /** The text shown is a placeholder (class *placeholder*: an empty mat-select shows its label so), not a value. */
+  placeholder?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export function readDrawnSelect(el: Element, gate?: (el: Element) => boolean): S
   // holds hangs outside it); an icon font's ligature is a picture, not text.
   const texts: string[] = [];
   let caret: string | null = null;
+  let placeholder = false;
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   let n = 0;
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
@@ -104,6 +107,8 @@ export function readDrawnSelect(el: Element, gate?: (el: Element) => boolean): S
     const stripped = raw.replace(CARET_CHARS, ' ').replace(/\s+/g, ' ').trim();
     if (stripped !== raw) caret = 'glyph';
     if (stripped) texts.push(stripped);
+    const ph = p.closest('[class*="placeholder" i]');
+    if (stripped && ph && el.contains(ph)) placeholder = true;
   }
   const value = texts.join(' ');
   if (!value || texts.length > 3 || value.length > 40 || !/[\p{L}\p{N}]/u.test(value)) return null;
@@ -126,5 +131,5 @@ export function readDrawnSelect(el: Element, gate?: (el: Element) => boolean): S
     else caret = pseudoCaret(d);
   }
   if (!caret && !classWord) return null;
-  return { value, caret, classWord };
+  return { value, caret, classWord, ...(placeholder ? { placeholder } : {}) };
 }

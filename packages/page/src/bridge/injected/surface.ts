@@ -281,11 +281,12 @@ export function surface(inj: Injected, opts: SurfaceOptions = {}): SurfaceResult
   for (const [el, read] of selectShapes(snap.refs.keys(), selectClickable)) {
     const list = listBeside(el, read.value);
     if (list === 'menu') continue;
-    const name = selectName(el);
+    // An empty box showing its placeholder ("Role" in an empty mat-select): named by it, no value.
+    const name = selectName(el) ?? (read.placeholder ? { name: read.value, from: 'label' } : null);
     if (!name && !read.classWord && list !== 'listed') continue;
     selects.set(el, { read, name, pointer: cursorOf(el) === 'pointer' });
   }
-  const selectEdit = (s: SelectFound) => ({ role: 'combobox', value: s.read.value, ...(s.name ? { inferredName: s.name.name, inferredFrom: s.name.from } : {}) });
+  const selectEdit = (s: SelectFound) => ({ role: 'combobox', ...(s.read.placeholder ? {} : { value: s.read.value }), ...(s.name ? { inferredName: s.name.name, inferredFrom: s.name.from } : {}) });
 
   // 1. The distilled tree: nodes by element; nameless clickable nodes get a name; fields a kind.
   const insideControl = new Set<AriaNode>();
