@@ -10,7 +10,7 @@ import { hasObjectPronoun, isBackReference, namedItem, replaceObjectPronoun, Sco
 import { actionVerb, parseConfirm, parseFocusedTyping, parseFormShorthand, parsePositional, parseReplaceIn, parseRowMenu, parseSetTo, parseWithControl, type Side } from './rules-wording.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { type BoardStep, parseBoardMove, runBoardMove } from './rules-board.js';
-import { editReadings, myFields, parseMakeRole, runEditThenSet, runMakeRole } from './rules-edit.js';
+import { editReadings, fieldsNamed, myFields, parseMakeRole, runEditThenSet, runMakeRole } from './rules-edit.js';
 import { objectText, parseBulk, parsePagination, parseSendFor, parseVerbObject, type PageWhich } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
 import { choiceInSentence } from './rules-by-value.js';
@@ -1053,19 +1053,21 @@ export class RulesPlanner implements Planner {
       case 'press':
         return act({ action: 'press', key: intent.key, ...(intent.target ? { target: intent.target } : {}) });
       case 'set_field': {
-        // "Change my name to ...": when no control answers to the words, the field may be behind
-        // its editor (rules-edit.ts); a control that answers is set as it is.
-        // "Change my name to ...": only a field of one's own ("Full name", never "Workspace name").
+        // "Change my name to ...": only a field of one's own ("Full name", never "Workspace name");
+        // when no control answers to the words, the field may be behind its editor (rules-edit.ts).
         if (intent.edit?.startsWith('my ')) {
           const mine = myFields((await tools.snapshot(role)).tree, intent.label);
           if (mine.length === 1) {
             const f = mine[0];
             return act(f.role === 'combobox' || f.role === 'listbox' ? { action: 'select', ref: f.ref, value: intent.value } : { action: 'fill', ref: f.ref, value: intent.value }, { ...ask, part: ask.part ?? `set "${f.name}" to "${intent.value}"` });
           }
-          if (mine.length === 0) {
+          // None of one's own, but fields named for something else ("Workspace name"): never those.
+          // (No field has the words at all, "Timezone" for "time zone": the usual look-up below.)
+          const others = mine.length ? [] : fieldsNamed((await tools.snapshot(role)).tree, intent.label);
+          if (others.length) {
             const done = await runEditThenSet(tools, step, ask, act, 'profile', intent.label, intent.value);
             if (done !== null) return done;
-            await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): no field of your own is named "${intent.label}" (a field named for something else, "Workspace ${intent.label}", is not it), and no profile editor shows one; nothing was typed.`, details: { label: intent.label } }, 'fill');
+            await tools.fail(role, ask, { code: 'target_not_found', message: `Step ${step.index} ("${step.text}"): no field of your own is named "${intent.label}" (${others.slice(0, 3).map((o) => `"${o.name}"`).join(', ')} ${others.length > 1 ? 'are' : 'is'} named for something else), and no profile editor shows one; nothing was typed.`, details: { label: intent.label } }, 'fill');
             return false;
           }
         }
