@@ -76,12 +76,14 @@ describe('"and confirm", dialogs, several clauses', () => {
     // A choice by value alone could land outside the dialog: refused.
     expect(kind('In the Role dialog, select Admin')).toBe('unknown');
     // Right after opening a list in it: the option of that list, by its whole name.
-    expect(interpret('In the Edit member dialog that opens, open the Role drop-down and pick Admin')).toMatchObject({ kind: 'sequence', parts: [{}, { intent: { kind: 'click', target: { phrase: 'Admin', role: 'option', quoted: true } } }] });
+    // Opening a list and picking in it is one select in that list (the choices as they show on open).
+    expect(interpret('In the Edit member dialog that opens, open the Role drop-down and pick Admin')).toMatchObject({ kind: 'select', value: 'Admin', target: { phrase: 'Role', role: 'combobox', landmark: 'dialog' } });
   });
 
   it('names with "and" stay whole; verb-led clauses split', () => {
     expect(interpret('Click Black and white')).toMatchObject({ kind: 'click', target: { phrase: 'Black and white' } });
-    expect(interpret('Open the Role drop-down and pick Admin')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'click' } }, { intent: { kind: 'choose', values: ['Admin'] } }] });
+    expect(interpret('Open the Role drop-down and pick Admin')).toMatchObject({ kind: 'select', value: 'Admin', target: { phrase: 'Role', role: 'combobox' } });
+    expect(interpret('Open the Actions menu and pick Export')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'click' } }, { intent: { kind: 'choose', values: ['Export'] } }] });
     expect(interpret('Tick "Terms and Conditions" and click Next')).toMatchObject({ kind: 'sequence', parts: [{ intent: { kind: 'check' } }, { intent: { kind: 'click' } }] });
   });
 });

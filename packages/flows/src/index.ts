@@ -6,6 +6,7 @@ export * from './tools.js';
 export * from './loop.js';
 export * from './planners/planner.js';
 export * from './planners/rules.js';
+export * from './planners/rules-planner.js';
 export * from './artifacts.js';
 export * from './junit.js';
 export * from './service/run-store.js';

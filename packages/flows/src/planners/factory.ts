@@ -3,7 +3,7 @@ import type { FetchLike } from '@ariadne/egress';
 import type { RunRecord } from '../service/run-store.js';
 import type { PlannerDefaults } from '../service/run-service.js';
 import type { Planner } from './planner.js';
-import { RulesPlanner } from './rules.js';
+import { RulesPlanner } from './rules-planner.js';
 import { AnthropicPlanner } from './anthropic.js';
 import { OpenAIPlanner } from './openai.js';
 
