@@ -159,3 +159,16 @@ describe('a card moved in a person\'s words on a board', () => {
     for (const r of runs) expect(r.log).toBe('');
   });
 });
+
+describe('a picture described by its look before its name', () => {
+  // tests/fixtures/plain-english/copy-boxes.html: two read-only boxes with a copy button each.
+  it('"the two-sheets copy icon right of the <URL> box under Invite link" is the copy button by that box', async () => {
+    const r = await pe.rest('copy-boxes.html', [{ action: 'click', description: 'the two-sheets copy icon to the right of the https://example.test/join/ab12-cd34 box under Invite link' }]);
+    expect(r.answers[0].status, JSON.stringify(r.answers[0].body)).toBe(200);
+    expect(r.log).toBe('copy;');
+    // A box the page does not show: nothing copied (the other box's button is not it).
+    const none = await pe.rest('copy-boxes.html', [{ action: 'click', description: 'the two-sheets copy icon to the right of the https://example.test/join/zz99-zz99 box under Invite link' }]);
+    expect(none.answers[0].body.error?.code).toBe('target_not_found');
+    expect(none.log).toBe('');
+  });
+});

@@ -513,7 +513,22 @@ export function isStructured(spec: DescribedTarget): boolean {
  * "email" in the container that says "Newsletter"; "the Returns section" → "Returns".
  */
 export function derivedReadings(spec: DescribedTarget): DescribedTarget[] {
-  return [...nestedReadings(spec), ...derivedLoose(spec).map((d) => ({ ...d, strict: true }))];
+  const nested = nestedReadings(spec);
+  const pictured = nested.map(pictureNameAlone).filter((d): d is DescribedTarget => d !== null);
+  return [...nested, ...derivedLoose(spec), ...pictured].map((d, i) => (i < nested.length ? d : { ...d, strict: true }));
+}
+
+/**
+ * "the two-sheets copy icon": how the picture looks, then its name, which no concept holds
+ * whole; the name alone, in the same place. Never when the words before it say a direction
+ * or an order ("the down arrow" is not any arrow).
+ */
+function pictureNameAlone(spec: DescribedTarget): DescribedTarget | null {
+  const said = spec.phrase.split(/\s+/);
+  const looks = said.slice(0, -1).join(' ');
+  if (!spec.icon || said.length < 2 || said.length > 4 || isIconWords(spec.phrase) || !isIconWords(said[said.length - 1])) return null;
+  if (/\b(?:up|down|left|right|back|forward|next|previous|prev|first|last|double|top|bottom|north|south|east|west|\d+)\b/i.test(looks)) return null;
+  return { ...spec, phrase: said[said.length - 1] };
 }
 
 /**
@@ -553,6 +568,8 @@ function derivedLoose(spec: DescribedTarget): DescribedTarget[] {
   // "the red bin icon" → "bin" (an icon), "the blue + button" → "+".
   const plain = spec.phrase.replace(LOOK_WORDS, '');
   if (plain !== spec.phrase) out.push({ ...spec, phrase: plain }, ...derivedLoose({ ...spec, phrase: plain }));
+  const alone = pictureNameAlone(spec);
+  if (alone) out.push(alone);
   // "the × close button", "+ Add a card": a glyph and the words for it. The glyph alone when the
   // words gloss it (close, delete, add), and the words alone (the glyph is often an icon of its own).
   const lead = /^([^\p{L}\p{N}\s"“‘'(]{1,2})\s+(\p{L}.*)$/u.exec(spec.phrase);
