@@ -172,3 +172,21 @@ describe('a picture described by its look before its name', () => {
     expect(none.log).toBe('');
   });
 });
+
+describe('a setting turned off by what it is about', () => {
+  // tests/fixtures/plain-english/settings-words.html: three switches, each with a line saying what it is about.
+  it('"Stop notifications coming to my phone": the one switch whose row says both page words', async () => {
+    const r = await pe.plan('settings-words.html', ['Stop notifications coming to my phone', 'Stop the weekly email']);
+    expect(failureMessages(r)).toBe('');
+    expect(r.log).toBe('push=off;digest=off;');
+  });
+
+  it('must fail: one word left of what the page shows, or words two rows hold', async () => {
+    // ("Stop the emails about notifications" is a reading, not a must-fail: Email notifications.)
+    const runs = await Promise.all([pe.plan('settings-words.html', ['Stop notifications coming to my watch']), pe.plan('settings-words.html', ['Stop your notifications'])]);
+    for (const r of runs) {
+      expect(failedSteps(r).length).toBe(1);
+      expect(r.log).toBe('');
+    }
+  });
+});

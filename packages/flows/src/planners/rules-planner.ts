@@ -8,6 +8,7 @@ import { EMAIL_VAR } from '../tools.js';
 import { ScopeMemory } from './scope-memory.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { runBoardMove } from './rules-board.js';
+import { settingByWords } from './rules-setting.js';
 import { editReadings, fieldsNamed, myFields, runEditThenSet, runMakeRole } from './rules-edit.js';
 import { objectText } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
@@ -191,6 +192,12 @@ export class RulesPlanner implements Planner {
         }
         const last = this.memoryOf(tools).memory.resolve('it');
         return runSetField(tools, step, ask, act, intent.label, intent.value, last.ok ? last.name : undefined);
+      }
+      case 'stop_setting': {
+        // Not a setting's words ("Stop the video"): read as any other unknown step (a control named so, a verb and its object).
+        const found = settingByWords((await tools.snapshot(role)).tree, intent.words);
+        if (found.ok) return act({ action: 'uncheck', ref: found.ctl.ref }, { ...ask, part: ask.part ?? `turn off "${found.ctl.name}" (its row says ${found.kept.map((w) => `"${w}"`).join(' and ')})` });
+        return this.runIntent({ kind: 'unknown', reason: `no rule matches its wording (read as turning off a setting by what it is about: ${found.why})` }, step, tools, ask);
       }
       case 'board_move':
         return runBoardMove(tools, step, ask, act, intent.item, intent.to);
