@@ -3,7 +3,7 @@ import type { PlanStep } from '../plan.js';
 import { FIND_WAIT_MS, type AskContext, type CaseTools, type FlowAction } from '../tools.js';
 import { booleanValue, DISMISS_NAME } from './rules-wording.js';
 import { controlBesideText } from './rules-positional.js';
-import { fieldsNamed, nearestTo } from './rules-edit.js';
+import { fieldsNamed, nearestTo, valueAction } from './rules-edit.js';
 import type { Side } from './rules-wording.js';
 
 // How the rules planner carries out the wordings of rules-wording.ts: a labelled field set to
@@ -60,8 +60,7 @@ export async function runSetField(tools: CaseTools, step: PlanStep, ask: AskCont
       const near = nearestTo(named, context);
       if (near.length === 1 && named.length > 1) {
         const f = near[0];
-        const body: FlowAction = f.role === 'combobox' || f.role === 'listbox' ? { action: 'select', ref: f.ref, value } : { action: 'fill', ref: f.ref, value };
-        return act(body, { ...ask, part: ask.part ?? `set "${f.name}" to "${value}" (the one by "${context}", named in the step before)` });
+        return act(valueAction(f, value), { ...ask, part: ask.part ?? `set "${f.name}" to "${value}" (the one by "${context}", named in the step before)` });
       }
     }
     if (ambiguity) {

@@ -1,6 +1,7 @@
 import type { AriaNode } from '@ariadne/page';
 import type { PlanStep } from '../plan.js';
 import type { AskContext, CaseTools, FlowAction } from '../tools.js';
+import { textsIn } from './rules-verbs-tree.js';
 
 // A card on a board (kanban: columns titled by headings, cards under them) moved in a person's
 // words: "Start work on the release notes" (to the column where work is in progress), "Send
@@ -42,15 +43,6 @@ function firstText(n: AriaNode): string {
     if (t) return t;
   }
   return '';
-}
-
-/** Every text in a subtree. */
-function textsIn(n: AriaNode, out: string[] = []): string[] {
-  if (typeof n === 'string') { out.push(n); return out; }
-  if (n.name) out.push(String(n.name));
-  if (typeof n.text === 'string') out.push(n.text);
-  for (const k of n.children ?? []) textsIn(k, out);
-  return out;
 }
 
 // A column's title may carry its card count ("Review 3", "Done (2)"): the title is the words.

@@ -2,7 +2,7 @@ import type { AriaNode } from '@ariadne/page';
 import type { PlanStep } from '../plan.js';
 import type { AskContext, CaseTools, FlowAction } from '../tools.js';
 import { verbObjectRef } from './rules-verbs-run.js';
-import { controlsOf, type Ctl } from './rules-verbs-tree.js';
+import { controlsOf, textsIn, type Ctl } from './rules-verbs-tree.js';
 
 // "Change my name to Alex Morgan-Reid", "Correct the hotel amount to 289.00": a field that is
 // not on the page until its editor is open (a slide-over, a dialog, a grid row in edit mode).
@@ -19,9 +19,8 @@ const SAVE_NAMES = /^(?:save|save changes|update|apply|done|ok|confirm|submit)$/
 const wordsOf = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 /** The readings of "<label>" as what to open and which field: "hotel amount" → hotel's amount. */
-export function editReadings(label: string, item?: string): { item: string; field: string }[] {
+export function editReadings(label: string): { item: string; field: string }[] {
   const mine = /^(?:my|our)\s+(.+)$/i.exec(label.trim());
-  if (item) return [{ item, field: label }];
   if (mine) return [{ item: 'profile', field: mine[1] }];
   const words = label.trim().split(/\s+/);
   const out: { item: string; field: string }[] = [];
@@ -93,18 +92,9 @@ async function saveEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act
 /** The controls whose closest container showing every word of `item` is closest to them. */
 export function nearestTo(ctls: Ctl[], item: string): Ctl[] {
   const want = wordsOf(item);
-  const texts = (n: AriaNode, out: string[] = []): string[] => {
-    if (typeof n === 'string') out.push(n);
-    else {
-      if (n.name) out.push(String(n.name));
-      if (typeof n.text === 'string') out.push(n.text);
-      for (const k of n.children ?? []) texts(k, out);
-    }
-    return out;
-  };
   const reach = (c: Ctl): number => {
     for (let d = c.path.length - 1; d >= 0; d--) {
-      const words = new Set(texts(c.path[d]).flatMap(wordsOf));
+      const words = new Set(textsIn(c.path[d]).flatMap(wordsOf));
       if (want.every((w) => words.has(w))) return c.path.length - d;
     }
     return Infinity;
@@ -132,6 +122,11 @@ async function openEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act
     await new Promise((r) => setTimeout(r, 200));
   }
   return { had, fresh };
+}
+
+/** Setting a field to a value: a list's choice, else its text. */
+export function valueAction(f: Ctl, value: string): FlowAction {
+  return LISTS.has(f.role) ? { action: 'select', ref: f.ref, value } : { action: 'fill', ref: f.ref, value };
 }
 
 /** Is this a field a label names (all its words: "name" in "Full name")? */
@@ -178,8 +173,7 @@ export async function runEditThenSet(tools: CaseTools, step: PlanStep, ask: AskC
     return false;
   }
   const f = fields[0];
-  const set: FlowAction = f.role === 'combobox' || f.role === 'listbox' ? { action: 'select', ref: f.ref, value } : { action: 'fill', ref: f.ref, value };
-  if (!(await act(set, { ...ask, part: `set "${f.name}" to "${value}"`, startedAt: Date.now() }))) return false;
+  if (!(await act(valueAction(f, value), { ...ask, part: `set "${f.name}" to "${value}"`, startedAt: Date.now() }))) return false;
   // Save: the one save-like control the editor brought; none: Enter in a text field (an inline
   // editor that saves on Enter); several: say so.
   const saved = await saveEditor(tools, step, ask, act, had);

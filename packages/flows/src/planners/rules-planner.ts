@@ -9,7 +9,7 @@ import { ScopeMemory } from './scope-memory.js';
 import { runConfirm, runFocusedTyping, runPositional, runSetField } from './rules-actions.js';
 import { runBoardMove } from './rules-board.js';
 import { settingByWords } from './rules-setting.js';
-import { editReadings, fieldsNamed, myFields, runEditThenSet, runMakeRole } from './rules-edit.js';
+import { editReadings, fieldsNamed, myFields, runEditThenSet, runMakeRole, valueAction } from './rules-edit.js';
 import { objectText } from './rules-verbs.js';
 import { runBulk, runPaginate, runSendFor, runVerbObject, verbObjectRef } from './rules-verbs-run.js';
 import { choiceInSentence } from './rules-by-value.js';
@@ -88,10 +88,18 @@ export class RulesPlanner implements Planner {
     return this.runIntent(intent, step, tools, ask);
   }
 
-  /** Is a field answering to these words on the page now (one look, no wait)? */
-  private async fieldShown(tools: CaseTools, role: string, specs: TargetSpec[]): Promise<boolean> {
-    const r = await tools.find(role, specs, 'fill', 0);
-    return 'ref' in r || r.error.code === 'ambiguous_target';
+  /**
+   * "Correct the hotel amount to 289.00" when no field answers to `shown` now (one look, no
+   * wait): the field through its editor (rules-edit.ts). null when there is no editor to open.
+   */
+  private async throughEditor(tools: CaseTools, step: PlanStep, ask: AskContext, act: (body: FlowAction, a?: AskContext) => Promise<boolean>, words: string, value: string, shown: TargetSpec[]): Promise<boolean | null> {
+    const r = await tools.find(step.role, shown, 'fill', 0);
+    if ('ref' in r || r.error.code === 'ambiguous_target') return null;
+    for (const reading of editReadings(words)) {
+      const done = await runEditThenSet(tools, step, ask, act, reading.item, reading.field, value);
+      if (done !== null) return done;
+    }
+    return null;
   }
 
   private async runIntent(intent: Intent, step: PlanStep, tools: CaseTools, ask: AskContext): Promise<boolean> {
@@ -169,14 +177,12 @@ export class RulesPlanner implements Planner {
         // "Change my name to ...": only a field of one's own ("Full name", never "Workspace name");
         // when no control answers to the words, the field may be behind its editor (rules-edit.ts).
         if (intent.edit?.startsWith('my ')) {
-          const mine = myFields((await tools.snapshot(role)).tree, intent.label);
-          if (mine.length === 1) {
-            const f = mine[0];
-            return act(f.role === 'combobox' || f.role === 'listbox' ? { action: 'select', ref: f.ref, value: intent.value } : { action: 'fill', ref: f.ref, value: intent.value }, { ...ask, part: ask.part ?? `set "${f.name}" to "${intent.value}"` });
-          }
+          const { tree } = await tools.snapshot(role);
+          const mine = myFields(tree, intent.label);
+          if (mine.length === 1) return act(valueAction(mine[0], intent.value), { ...ask, part: ask.part ?? `set "${mine[0].name}" to "${intent.value}"` });
           // None of one's own, but fields named for something else ("Workspace name"): never those.
           // (No field has the words at all, "Timezone" for "time zone": the usual look-up below.)
-          const others = mine.length ? [] : fieldsNamed((await tools.snapshot(role)).tree, intent.label);
+          const others = mine.length ? [] : fieldsNamed(tree, intent.label);
           if (others.length) {
             const done = await runEditThenSet(tools, step, ask, act, 'profile', intent.label, intent.value);
             if (done !== null) return done;
@@ -184,11 +190,9 @@ export class RulesPlanner implements Planner {
             return false;
           }
         }
-        if (intent.edit && !(await this.fieldShown(tools, role, [{ phrase: intent.label, role: 'textbox' }, { phrase: intent.label, role: 'combobox' }]))) {
-          for (const r of editReadings(intent.edit)) {
-            const done = await runEditThenSet(tools, step, ask, act, r.item, r.field, intent.value);
-            if (done !== null) return done;
-          }
+        if (intent.edit) {
+          const done = await this.throughEditor(tools, step, ask, act, intent.edit, intent.value, [{ phrase: intent.label, role: 'textbox' }, { phrase: intent.label, role: 'combobox' }]);
+          if (done !== null) return done;
         }
         const last = this.memoryOf(tools).memory.resolve('it');
         return runSetField(tools, step, ask, act, intent.label, intent.value, last.ok ? last.name : undefined);
@@ -269,11 +273,9 @@ export class RulesPlanner implements Planner {
       }
       case 'fill':
         if (intent.beside) return runPositional(tools, step, ask, act, { action: 'fill', value: intent.value }, intent.beside);
-        if (intent.edit && !(await this.fieldShown(tools, role, [intent.target]))) {
-          for (const r of editReadings(intent.edit)) {
-            const done = await runEditThenSet(tools, step, ask, act, r.item, r.field, intent.value);
-            if (done !== null) return done;
-          }
+        if (intent.edit) {
+          const done = await this.throughEditor(tools, step, ask, act, intent.edit, intent.value, [intent.target]);
+          if (done !== null) return done;
         }
         // The page layer writes the value in the form the field takes (a date, a number, a step).
         return act({ action: 'fill', value: intent.value, target: intent.target });

@@ -1,5 +1,5 @@
 import type { AriaNode } from '@ariadne/page';
-import { controlsOf, type Ctl } from './rules-verbs-tree.js';
+import { controlsOf, textsIn, type Ctl } from './rules-verbs-tree.js';
 
 // "Stop notifications coming to my phone", "Stop the weekly email": a setting turned off by
 // what it is about, in a person's words rather than the setting's name. The words that the
@@ -18,16 +18,6 @@ export function parseStopSetting(step: string): { words: string } | null {
 
 /** Lower-case words, a plural's s aside ("notifications" is "notification"). */
 const wordsOf = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
-
-function textsIn(n: AriaNode, out: string[] = []): string[] {
-  if (typeof n === 'string') out.push(n);
-  else {
-    if (n.name) out.push(String(n.name));
-    if (typeof n.text === 'string') out.push(n.text);
-    for (const k of n.children ?? []) textsIn(k, out);
-  }
-  return out;
-}
 
 /** The switch the words are about, or why there is none. */
 export function settingByWords(tree: AriaNode[], words: string): { ok: true; ctl: Ctl; kept: string[] } | { ok: false; why: string } {

@@ -17,6 +17,17 @@ export type Found = { ok: true; ref: string; name: string; why: string } | { ok:
 
 const nameOf = (n: AriaElement) => n.name || String(n.inferredName ?? '');
 
+/** Every text in a subtree: strings, names and text, in reading order. */
+export function textsIn(n: AriaNode, out: string[] = []): string[] {
+  if (typeof n === 'string') out.push(n);
+  else {
+    if (n.name) out.push(String(n.name));
+    if (typeof n.text === 'string') out.push(n.text);
+    for (const k of n.children ?? []) textsIn(k, out);
+  }
+  return out;
+}
+
 /** Every control with a ref, with its ancestors (outermost first). */
 export function controlsOf(tree: AriaNode[]): Ctl[] {
   const out: Ctl[] = [];
