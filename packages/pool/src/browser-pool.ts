@@ -347,12 +347,12 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       const warm = this.takeWarm(tenant);
       const slot = warm && this.slots.get(warm.browserId);
       if (warm && slot) {
-        slot.opening++;
         try {
-          await this.adapt(warm, options);
-          return { lease: { ...warm, acquiredAt: Date.now() }, slot };
+          return await this.openOn(slot, async () => {
+            await this.adapt(warm, options);
+            return { ...warm, acquiredAt: Date.now() };
+          });
         } catch (err) {
-          slot.opening--;
           // A warm context on a browser that just died: fall through to a fresh one.
           this.log.warn({ err: String(err) }, 'warm context unusable; creating a fresh one');
           await warm.context.close().catch(() => {});
@@ -362,22 +362,25 @@ export class BrowserPool extends EventEmitter<PoolEvents> {
       }
     }
     const slot = await this.pickSlot(tenant);
-    slot.opening++;
     try {
-      return { lease: await this.createContext(slot, options, false), slot };
+      return await this.openOn(slot, () => this.createContext(slot, options, false));
     } catch (err) {
-      slot.opening--;
       // The browser crashed between the pick and the new page: pick again, once.
       if (!slot.closing && slot.browser.isConnected() && !/has been closed/.test(String(err))) throw err;
       this.log.warn({ err: String(err), browserId: slot.id }, 'browser closed while a context was being created on it; picking another');
       const again = await this.pickSlot(tenant);
-      again.opening++;
-      try {
-        return { lease: await this.createContext(again, options, false), slot: again };
-      } catch (err2) {
-        again.opening--;
-        throw err2;
-      }
+      return this.openOn(again, () => this.createContext(again, options, false));
+    }
+  }
+
+  /** Make a lease on `slot` with its `opening` raised; lowered again only when making it failed (acquire() lowers it on success). */
+  private async openOn(slot: BrowserSlot, make: () => Promise<Lease>): Promise<{ lease: Lease; slot: BrowserSlot }> {
+    slot.opening++;
+    try {
+      return { lease: await make(), slot };
+    } catch (err) {
+      slot.opening--;
+      throw err;
     }
   }
 

@@ -627,7 +627,7 @@ export function matchOnTree(tree: AriaNode[] | Flat[], spec: DescribedTarget, ac
   let notice: string | null = null;
   let pool = all.filter((f) => {
     if (opts.only && !opts.only(f)) return false;
-    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && (f.node.cursor === 'pointer' || f.node.clickable === true) && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
+    if (fam.roles && !fam.roles.has(f.node.role) && !(looseButton && isClickTarget(f.node) && !CLICKABLE.has(f.node.role)) && !(looseButton && pictured && f.node.role === 'link' && iconLike(f))) return false;
     if (!fam.roles && fam.needClickable && !isClickTarget(f.node)) return false;
     return true;
   });
